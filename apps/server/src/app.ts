@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { APP_VERSION, localeOf } from '@kabuto/contract';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { Clock } from './lib/clock.js';
+import { DevSmsSender, type SmsSender } from './lib/sms.js';
+import { isBusinessDay } from './market/calendar.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { defaultWithdrawalPolicy, type WithdrawalPolicy } from './modules/account/withdrawal-rules.js';
+import { authRoutes } from './modules/auth/routes.js';
+import type { SessionPolicy } from './modules/auth/sessions.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { registerErrorHandling } from './plugins/errors.js';
+
+/** Everything a route needs, built once per app (and per test). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  sms: SmsSender;
+  sessionPolicy: SessionPolicy;
+  lockMinutes: number;
+  demoCashYen: number;
+  withdrawalPolicy: WithdrawalPolicy;
+  isBusinessDay: (date: string) => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  /** Where verification codes go; the development sender (log and file in DATA_DIR) by default. */
+  sms?: SmsSender;
+  /** Pino logger options, or false for none (tests). */
+  logger?: boolean | { level: string };
+}
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    // Every route keeps its own schema; unknown query keys other than declared ones are ignored.
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('ctx', {
+    config,
+    database: options.database,
+    db: options.database.db,
+    clock: options.clock,
+    sms: options.sms ?? new DevSmsSender(config.DATA_DIR, app.log),
+    sessionPolicy: {
+      idleMs: config.SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    },
+    lockMinutes: config.LOGIN_LOCK_MINUTES,
+    demoCashYen: config.DEMO_MODE ? config.DEMO_CASH_YEN : 0,
+    withdrawalPolicy: defaultWithdrawalPolicy(config.WITHDRAWAL_MIN_YEN),
+    isBusinessDay,
+  } satisfies AppContext);
+
+  app.decorateRequest('locale', 'ja');
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    request.locale = localeOf(query?.['lang']);
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
+  });
+
+  registerErrorHandling(app);
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, code: 'RATE_LIMITED' }),
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Kabuto API',
+        version: APP_VERSION,
+        description:
+          'Every answer is {code, msg, data}; code 1 is success. `lang` query chooses the language of msg; ' +
+          'the `token` header authenticates. Money is an integer count of sen (1/100 yen).',
+      },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(accountRoutes);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = config.WEB_DIST ?? defaultWebDist;
+  if (existsSync(webDist)) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/japan1/', index: ['index.html'] });
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
+  app.get('/japan1', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
+
+  return app;
+}

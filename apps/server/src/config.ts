@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const urlWithProtocols = (protocols: readonly string[]) =>
+  z
+    .url()
+    .refine(
+      (u) => protocols.some((p) => u.startsWith(`${p}://`)),
+      `must start with ${protocols.join(':// or ')}://`,
+    );
+
+/** The environment, parsed once at start; a bad value stops the process with a message that names it. */
+export const ZConfig = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The deposit page's URL, answered by GET /api/index/getCzhiurl (none by default). */
+  DEPOSIT_URL: z.url().optional(),
+  /** Demo mode seeds a demo user, campaign invitation code and demo cash. */
+  DEMO_MODE: boolish.default(true),
+  /** Demo cash credited to each new account in demo mode (a visible journal entry), in yen. */
+  DEMO_CASH_YEN: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000_000),
+  /** Where the built web app lives (served at /japan1/). */
+  WEB_DIST: z.string().optional(),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
+  LOGIN_LOCK_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  WITHDRAWAL_MIN_YEN: z.coerce.number().int().min(1).default(10_000),
+  /** Body size limit for JSON requests, in bytes. */
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
+  TRUST_PROXY: boolish.default(false),
+  /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+});
+export type Config = z.infer<typeof ZConfig> & { DATA_DIR: string };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const source = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZConfig.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, DATA_DIR: resolve(parsed.data.DATA_DIR) };
+}

@@ -1,0 +1,133 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    phone: text('phone').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    txnPasswordHash: text('txn_password_hash'),
+    /** The user's own invitation code, given out on registration. */
+    invitationCode: text('invitation_code').notNull(),
+    /** The code this user registered with, and who owned it (null for a campaign code). */
+    invitedByCode: text('invited_by_code').notNull(),
+    inviterUserId: integer('inviter_user_id'),
+    realNameStatus: text('real_name_status', { enum: ['unverified', 'pending', 'verified', 'rejected'] })
+      .notNull()
+      .default('unverified'),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_phone_uq').on(t.phone),
+    uniqueIndex('users_invitation_code_uq').on(t.invitationCode),
+  ],
+);
+
+export const invitationCodes = pgTable('invitation_codes', {
+  code: text('code').primaryKey(),
+  kind: text('kind', { enum: ['user', 'campaign'] }).notNull(),
+  ownerUserId: integer('owner_user_id').references(() => users.id),
+  active: boolean('active').notNull().default(true),
+  note: text('note'),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** SHA-256 of the token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Absolute expiry; the idle expiry is last_seen_at + the idle timeout. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    phone: text('phone').notNull(),
+    purpose: text('purpose', { enum: ['register'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('sms_codes_phone_idx').on(t.phone, t.purpose, t.createdAt)],
+);
+
+/**
+ * The ledger (docs/adr/0002-money-and-quantities.md). An account belongs to a user (user_id set) or to
+ * the house (user_id null). A balance is the sum of its postings; postings are never updated or deleted.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id').references(() => users.id),
+    kind: text('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_user_kind_uq')
+      .on(t.userId, t.kind)
+      .where(sql`${t.userId} is not null`),
+    uniqueIndex('ledger_accounts_house_kind_uq')
+      .on(t.kind)
+      .where(sql`${t.userId} is null`),
+  ],
+);
+
+export const journalEntries = pgTable('journal_entries', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  kind: text('kind').notNull(),
+  memo: text('memo'),
+  createdAt: createdAt(),
+});
+
+export const postings = pgTable(
+  'postings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** sen (1/100 yen); positive = debit to the account's holder's favour, see the ADR for signs. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('postings_account_idx').on(t.accountId, t.id),
+    index('postings_entry_idx').on(t.entryId),
+    check('postings_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);

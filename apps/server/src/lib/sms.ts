@@ -1,0 +1,40 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface SmsMessage {
+  phone: string;
+  code: string;
+  purpose: string;
+  sentAt: string;
+}
+
+/** Sends verification codes. A real deployment plugs an SMS gateway in here. */
+export interface SmsSender {
+  readonly kind: string;
+  send(message: SmsMessage): Promise<void>;
+}
+
+/**
+ * The development sender: it sends nothing. It writes each code to the server log and appends it to
+ * `DATA_DIR/dev-sms-outbox.jsonl`, so that a developer (or an end-to-end test) can read it.
+ */
+export class DevSmsSender implements SmsSender {
+  readonly kind = 'development';
+  readonly outboxPath: string;
+  constructor(
+    dataDir: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.outboxPath = join(dataDir, 'dev-sms-outbox.jsonl');
+  }
+  async send(message: SmsMessage): Promise<void> {
+    this.log.warn(
+      { phone: message.phone, code: message.code, purpose: message.purpose },
+      'DEVELOPMENT SMS SENDER: no SMS is sent; the verification code is written here and to %s',
+      this.outboxPath,
+    );
+    await mkdir(join(this.outboxPath, '..'), { recursive: true });
+    await appendFile(this.outboxPath, `${JSON.stringify(message)}\n`, 'utf8');
+  }
+}

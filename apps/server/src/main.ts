@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { systemClock } from './lib/clock.js';
+import { seedDemo } from './seed.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') });
+  await database.migrate();
+
+  const app = await buildApp({ config, database, clock: systemClock });
+  const seed = config.DEMO_MODE ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN) : null;
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => {
+    shutdown('SIGINT');
+  });
+  process.on('SIGTERM', () => {
+    shutdown('SIGTERM');
+  });
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const address = app.server.address();
+  const port = address !== null && typeof address === 'object' ? address.port : config.PORT;
+  const origin = `http://${shownHost}:${port}`;
+  const lines = [
+    '',
+    'Kabuto is running',
+    `  App:        ${origin}/japan1/`,
+    `  API:        ${origin}/api  (OpenAPI: ${origin}/api/openapi.json)`,
+    `  Database:   ${database.driver === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  SMS codes:  development sender, written to ${join(config.DATA_DIR, 'dev-sms-outbox.jsonl')}`,
+  ];
+  if (seed) {
+    lines.push(
+      `  Demo:       invitation code ${seed.campaignCode}`,
+      `              login ${seed.demoPhone} / ${seed.demoPassword}`,
+      '              (demo mode: demo cash is not real money; market prices are simulated)',
+    );
+  }
+  lines.push('  Stop with Ctrl-C', '');
+  console.log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import type { Sen } from '@kabuto/contract';
+import type { IndexId } from './instruments.js';
+import type { MarketClockMode } from './sessions.js';
+
+/**
+ * The market data seam. The simulator (simulator.ts) is the default implementation; a licensed real
+ * feed can replace it without touching trading code. Prices are integer sen on valid ticks; volumes
+ * are shares; times are ISO 8601 instants (UTC).
+ *
+ * quote/quotes/indices are synchronous: a streaming feed serves them from the snapshot it keeps up to
+ * date from its stream. bars is asynchronous: a real feed fetches history from its vendor.
+ */
+export interface MarketDataProvider {
+  /** true for the simulator; the app must say on screen that prices are simulated */
+  readonly simulated: boolean;
+  readonly clockMode: MarketClockMode;
+  /** the codes this provider quotes */
+  readonly codes: readonly string[];
+  /** undefined for a code the provider does not quote */
+  quote(code: string): Quote | undefined;
+  /** quotes for the known codes among `codes`, in the same order */
+  quotes(codes: readonly string[]): Quote[];
+  /** rejects with UnknownSymbolError for a code the provider does not quote */
+  bars(code: string, period: BarPeriod, query?: BarQuery): Promise<Bar[]>;
+  /** live events; returns the function that unsubscribes */
+  subscribe(listener: MarketListener): () => void;
+  /** Nikkei 225 and TOPIX */
+  indices(): IndexQuote[];
+  /** starts / stops the live feed (idempotent) */
+  start(): void;
+  stop(): void;
+}
+
+export class UnknownSymbolError extends Error {
+  constructor(readonly code: string) {
+    super(`no market data for ${code}`);
+  }
+}
+
+export interface Quote {
+  code: string;
+  /** last trade price */
+  last: Sen;
+  bid: Sen;
+  ask: Sen;
+  /** today's session (or the last session while the market is closed) */
+  open: Sen;
+  high: Sen;
+  low: Sen;
+  prev_close: Sen;
+  /** shares traded in the session */
+  volume: number;
+  /** value traded in the session (sen) */
+  turnover: Sen;
+  /** last - prev_close */
+  change: Sen;
+  /** change as basis points of prev_close, rounded (123 = +1.23%) */
+  change_bp: number;
+  /** today's daily price limits (base = prev_close) */
+  limit_up: Sen;
+  limit_down: Sen;
+  /** the trading date of the session these figures belong to (YYYY-MM-DD, Tokyo) */
+  trading_date: string;
+  /** when `last` was current: now while trading, else when trading stopped (older quotes are stale) */
+  time: string;
+  simulated: boolean;
+}
+
+export type BarPeriod = '1m' | '5m' | '7m' | '15m' | '30m' | '45m' | '1d' | '1w' | '1mo' | 'intraday';
+
+export const BAR_PERIODS: readonly BarPeriod[] = [
+  '1m',
+  '5m',
+  '7m',
+  '15m',
+  '30m',
+  '45m',
+  '1d',
+  '1w',
+  '1mo',
+  'intraday',
+];
+
+export interface BarQuery {
+  /** earliest bar start to return (instant; for daily, weekly and monthly bars its Tokyo date) */
+  from?: Date | string;
+  /** bars as the market stood at this instant (default and at most now) */
+  to?: Date | string;
+  /** the latest `limit` bars (default DEFAULT_BAR_LIMIT, at most MAX_BAR_LIMIT); ignored by 'intraday' */
+  limit?: number;
+}
+
+export const DEFAULT_BAR_LIMIT = 500;
+export const MAX_BAR_LIMIT = 5_000;
+
+/** One OHLCV bar; the last bar of a series may still be forming. */
+export interface Bar {
+  /** start of the bar: the minute for minute bars, the session open (9:00) of `date` for longer bars */
+  time: string;
+  /** Tokyo trading date (first trading date of the week or month for weekly and monthly bars) */
+  date: string;
+  open: Sen;
+  high: Sen;
+  low: Sen;
+  close: Sen;
+  volume: number;
+}
+
+/** Index levels are points with two decimals (not money). */
+export interface IndexQuote {
+  id: IndexId;
+  name_ja: string;
+  name_en: string;
+  level: number;
+  open: number;
+  high: number;
+  low: number;
+  prev_close: number;
+  change: number;
+  change_bp: number;
+  trading_date: string;
+  time: string;
+  simulated: boolean;
+}
+
+export type MarketEvent = { type: 'quote'; quote: Quote } | { type: 'index'; index: IndexQuote };
+
+export type MarketListener = (event: MarketEvent) => void;

@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZChangePasswordRequest,
+  ZChangePasswordResponse,
+  ZChangeTxnPasswordRequest,
+  ZEmpty,
+  ZLoginRequest,
+  ZLoginResponse,
+  ZRegisterRequest,
+  ZRegisterResponse,
+  ZSendSmsCodeRequest,
+  ZSendSmsCodeResponse,
+  ZSetTxnPasswordRequest,
+  envelope,
+} from '@kabuto/contract';
+import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { ok } from '../../plugins/reply.js';
+import { loadUserInfo } from '../account/user-info.js';
+import { revokeSession } from './sessions.js';
+import * as auth from './service.js';
+
+/** Sign-up, sign-in and sign-out; rate limited per client address. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const strict = { rateLimit: { max: app.ctx.config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' } };
+
+  app.post(
+    '/auth/sendSmsCode',
+    {
+      config: strict,
+      schema: {
+        tags: ['auth'],
+        body: ZSendSmsCodeRequest,
+        response: { 200: envelope(ZSendSmsCodeResponse) },
+      },
+    },
+    async (request) => ok(request, await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose)),
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      config: strict,
+      schema: { tags: ['auth'], body: ZRegisterRequest, response: { 200: envelope(ZRegisterResponse) } },
+    },
+    async (request) => ok(request, await auth.register(app.ctx, request.body)),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: strict,
+      schema: { tags: ['auth'], body: ZLoginRequest, response: { 200: envelope(ZLoginResponse) } },
+    },
+    async (request) => {
+      const { account, password } = request.body;
+      const result = await auth.login(
+        app.ctx,
+        account,
+        password,
+        request.headers['user-agent'],
+        request.locale,
+      );
+      return ok(request, {
+        token: result.token,
+        user_id: result.userId,
+        expires_at: result.expiresAt.toISOString(),
+        idle_timeout_seconds: Math.floor(app.ctx.sessionPolicy.idleMs / 1000),
+        user_info: await loadUserInfo(app.ctx, result.userId),
+      });
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { onRequest: requireUser, schema: { tags: ['auth'], response: { 200: envelope(ZEmpty) } } },
+    async (request) => {
+      await revokeSession(app.ctx.db, app.ctx.clock, sessionOf(request).sessionId);
+      return ok(request, {});
+    },
+  );
+
+  app.post(
+    '/user/changePassword',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['user'],
+        body: ZChangePasswordRequest,
+        response: { 200: envelope(ZChangePasswordResponse) },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await auth.changePassword(
+          app.ctx,
+          sessionOf(request),
+          request.body.old_password,
+          request.body.new_password,
+        ),
+      ),
+  );
+
+  app.post(
+    '/user/setTxnPassword',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['user'], body: ZSetTxnPasswordRequest, response: { 200: envelope(ZEmpty) } },
+    },
+    async (request) => {
+      await auth.setTxnPassword(
+        app.ctx,
+        sessionOf(request).userId,
+        request.body.login_password,
+        request.body.new_password,
+      );
+      return ok(request, {});
+    },
+  );
+
+  app.post(
+    '/user/changeTxnPassword',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['user'], body: ZChangeTxnPasswordRequest, response: { 200: envelope(ZEmpty) } },
+    },
+    async (request) => {
+      await auth.changeTxnPassword(
+        app.ctx,
+        sessionOf(request).userId,
+        request.body.old_password,
+        request.body.new_password,
+      );
+      return ok(request, {});
+    },
+  );
+};

@@ -1,0 +1,295 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  LOGIN_MAX_FAILURES,
+  SMS_CODE_LENGTH,
+  SMS_CODE_MAX_ATTEMPTS,
+  SMS_CODE_TTL_SECONDS,
+  SMS_RESEND_SECONDS,
+  normalizeJapaneseMobile,
+  yen,
+} from '@kabuto/contract';
+import type { Db, Executor } from '../../db/client.js';
+import { invitationCodes, smsCodes, users } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import type { SmsSender } from '../../lib/sms.js';
+import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
+import { fundDemoCash, openUserAccounts } from '../ledger/ledger.js';
+import { createSession, revokeOtherSessions, type SessionPolicy } from './sessions.js';
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  sms: SmsSender;
+  sessionPolicy: SessionPolicy;
+  lockMinutes: number;
+  /** Demo cash given to each new account in demo mode, in yen; 0 gives none. */
+  demoCashYen: number;
+}
+
+const smsHash = (phone: string, code: string) => sha256Hex(`${phone}:${code}`);
+
+export async function sendSmsCode(
+  deps: AuthDeps,
+  phone: string,
+  purpose: 'register',
+): Promise<{ resend_after_seconds: number; expires_in_seconds: number }> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.phone, phone)).limit(1);
+  if (taken) throw new AppError('PHONE_TAKEN');
+  const [last] = await db
+    .select({ createdAt: smsCodes.createdAt })
+    .from(smsCodes)
+    .where(and(eq(smsCodes.phone, phone), eq(smsCodes.purpose, purpose)))
+    .orderBy(desc(smsCodes.createdAt))
+    .limit(1);
+  if (last) {
+    const waitMs = last.createdAt.getTime() + SMS_RESEND_SECONDS * 1000 - now.getTime();
+    if (waitMs > 0) throw new AppError('SMS_RESEND_TOO_SOON', { seconds: Math.ceil(waitMs / 1000) });
+  }
+  const code = newNumericCode(SMS_CODE_LENGTH);
+  await db.insert(smsCodes).values({
+    phone,
+    purpose,
+    codeHash: smsHash(phone, code),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000),
+  });
+  await deps.sms.send({ phone, code, purpose, sentAt: now.toISOString() });
+  return { resend_after_seconds: SMS_RESEND_SECONDS, expires_in_seconds: SMS_CODE_TTL_SECONDS };
+}
+
+/**
+ * Checks an SMS code. A wrong guess is counted in its own statement (not in the caller's transaction)
+ * so that a failed registration cannot roll the count back. Answers the code's id when it matches.
+ */
+async function checkSmsCode(
+  deps: AuthDeps,
+  phone: string,
+  purpose: 'register',
+  code: string,
+): Promise<number> {
+  const { db, clock } = deps;
+  const [row] = await db
+    .select()
+    .from(smsCodes)
+    .where(and(eq(smsCodes.phone, phone), eq(smsCodes.purpose, purpose), isNull(smsCodes.consumedAt)))
+    .orderBy(desc(smsCodes.createdAt))
+    .limit(1);
+  if (!row) throw new AppError('SMS_CODE_INVALID');
+  if (row.expiresAt.getTime() <= clock.now().getTime()) throw new AppError('SMS_CODE_EXPIRED');
+  const [counted] = await db
+    .update(smsCodes)
+    .set({ attempts: sql`${smsCodes.attempts} + 1` })
+    .where(and(eq(smsCodes.id, row.id), sql`${smsCodes.attempts} < ${SMS_CODE_MAX_ATTEMPTS}`))
+    .returning({ attempts: smsCodes.attempts });
+  if (!counted) throw new AppError('SMS_TOO_MANY_ATTEMPTS');
+  if (row.codeHash !== smsHash(phone, code)) {
+    throw new AppError(
+      counted.attempts >= SMS_CODE_MAX_ATTEMPTS ? 'SMS_TOO_MANY_ATTEMPTS' : 'SMS_CODE_INVALID',
+    );
+  }
+  return row.id;
+}
+
+export interface RegisterInput {
+  phone: string;
+  password: string;
+  invite_code: string;
+  sms_code: string;
+}
+
+export async function register(deps: AuthDeps, input: RegisterInput): Promise<{ user_id: number }> {
+  const { db } = deps;
+  const [invite] = await db
+    .select()
+    .from(invitationCodes)
+    .where(and(eq(invitationCodes.code, input.invite_code), eq(invitationCodes.active, true)))
+    .limit(1);
+  if (!invite) throw new AppError('INVITE_CODE_INVALID');
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.phone, input.phone)).limit(1);
+  if (taken) throw new AppError('PHONE_TAKEN');
+  const smsId = await checkSmsCode(deps, input.phone, 'register', input.sms_code);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const consumed = await tx
+        .update(smsCodes)
+        .set({ consumedAt: deps.clock.now() })
+        .where(and(eq(smsCodes.id, smsId), isNull(smsCodes.consumedAt)))
+        .returning({ id: smsCodes.id });
+      if (consumed.length === 0) throw new AppError('SMS_CODE_INVALID');
+      const userId = await createUser(tx, deps, {
+        phone: input.phone,
+        passwordHash,
+        invitedByCode: invite.code,
+        inviterUserId: invite.ownerUserId,
+      });
+      return { user_id: userId };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_phone_uq')) throw new AppError('PHONE_TAKEN');
+    throw error;
+  }
+}
+
+/** Creates a user with their own invitation code and ledger accounts (and demo cash in demo mode). */
+export async function createUser(
+  tx: Executor,
+  deps: Pick<AuthDeps, 'clock' | 'demoCashYen'>,
+  fields: { phone: string; passwordHash: string; invitedByCode: string; inviterUserId: number | null },
+): Promise<number> {
+  const ownCode = await unusedInvitationCode(tx);
+  const [user] = await tx
+    .insert(users)
+    .values({ ...fields, invitationCode: ownCode, createdAt: deps.clock.now() })
+    .returning({ id: users.id });
+  if (!user) throw new Error('user was not created');
+  await tx.insert(invitationCodes).values({ code: ownCode, kind: 'user', ownerUserId: user.id });
+  await openUserAccounts(tx, user.id);
+  if (deps.demoCashYen > 0) await fundDemoCash(tx, user.id, yen(deps.demoCashYen));
+  return user.id;
+}
+
+async function unusedInvitationCode(db: Executor): Promise<string> {
+  for (;;) {
+    const code = newInvitationCode();
+    const [exists] = await db
+      .select({ code: invitationCodes.code })
+      .from(invitationCodes)
+      .where(eq(invitationCodes.code, code))
+      .limit(1);
+    if (!exists) return code;
+  }
+}
+
+export interface LoginResult {
+  token: string;
+  userId: number;
+  expiresAt: Date;
+}
+
+export async function login(
+  deps: AuthDeps,
+  account: string,
+  password: string,
+  userAgent: string | undefined,
+  locale: string,
+): Promise<LoginResult> {
+  const { db, clock } = deps;
+  const phone = normalizeJapaneseMobile(account);
+  const [user] = phone ? await db.select().from(users).where(eq(users.phone, phone)).limit(1) : [];
+  if (!user) {
+    await verifyPassword(await dummyHash(), password);
+    throw new AppError('LOGIN_FAILED');
+  }
+  const now = clock.now();
+  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) {
+    throw new AppError('ACCOUNT_LOCKED', { until: formatTokyoTime(user.lockedUntil, locale) });
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    const lockedUntil = new Date(now.getTime() + deps.lockMinutes * 60_000);
+    const [updated] = await db
+      .update(users)
+      .set({
+        failedLogins: sql`case when ${users.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then 0 else ${users.failedLogins} + 1 end`,
+        lockedUntil: sql`case when ${users.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then ${lockedUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
+      })
+      .where(eq(users.id, user.id))
+      .returning({ lockedUntil: users.lockedUntil });
+    if (updated?.lockedUntil && updated.lockedUntil.getTime() > now.getTime()) {
+      throw new AppError('ACCOUNT_LOCKED', { until: formatTokyoTime(updated.lockedUntil, locale) });
+    }
+    throw new AppError('LOGIN_FAILED');
+  }
+  if (user.failedLogins > 0 || user.lockedUntil) {
+    await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+  }
+  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent);
+  return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
+}
+
+function formatTokyoTime(at: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    timeZone: 'Asia/Tokyo',
+    month: 'numeric',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(at);
+}
+
+async function loadUser(db: Executor, userId: number) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('UNAUTHENTICATED');
+  return user;
+}
+
+export async function changePassword(
+  deps: AuthDeps,
+  session: { userId: number; sessionId: number },
+  oldPassword: string,
+  newPassword: string,
+): Promise<{ revoked_sessions: number }> {
+  const user = await loadUser(deps.db, session.userId);
+  if (!(await verifyPassword(user.passwordHash, oldPassword))) throw new AppError('PASSWORD_WRONG');
+  if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
+  const passwordHash = await hashPassword(newPassword);
+  return deps.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, passwordChangedAt: deps.clock.now() })
+      .where(eq(users.id, user.id));
+    const revoked = await revokeOtherSessions(tx, deps.clock, user.id, session.sessionId);
+    return { revoked_sessions: revoked };
+  });
+}
+
+export async function setTxnPassword(
+  deps: AuthDeps,
+  userId: number,
+  loginPassword: string,
+  newPassword: string,
+): Promise<void> {
+  const user = await loadUser(deps.db, userId);
+  if (user.txnPasswordHash) throw new AppError('TXN_PASSWORD_ALREADY_SET');
+  if (!(await verifyPassword(user.passwordHash, loginPassword))) throw new AppError('PASSWORD_WRONG');
+  const txnPasswordHash = await hashPassword(newPassword);
+  const updated = await deps.db
+    .update(users)
+    .set({ txnPasswordHash })
+    .where(and(eq(users.id, userId), isNull(users.txnPasswordHash)))
+    .returning({ id: users.id });
+  if (updated.length === 0) throw new AppError('TXN_PASSWORD_ALREADY_SET');
+}
+
+export async function changeTxnPassword(
+  deps: AuthDeps,
+  userId: number,
+  oldPassword: string,
+  newPassword: string,
+): Promise<void> {
+  const user = await loadUser(deps.db, userId);
+  if (!user.txnPasswordHash) throw new AppError('TXN_PASSWORD_NOT_SET');
+  if (!(await verifyPassword(user.txnPasswordHash, oldPassword))) throw new AppError('TXN_PASSWORD_WRONG');
+  if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
+  await deps.db
+    .update(users)
+    .set({ txnPasswordHash: await hashPassword(newPassword) })
+    .where(eq(users.id, userId));
+}
+
+/** Postgres unique violation (23505) on a named constraint; drizzle wraps driver errors in `cause`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let e: unknown = error; e instanceof Error || (typeof e === 'object' && e !== null);) {
+    const rec = e as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
+    if (rec.code === '23505' && (rec.constraint === constraint || String(rec.message).includes(constraint))) {
+      return true;
+    }
+    e = rec.cause;
+    if (e === undefined) break;
+  }
+  return false;
+}

@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANG_CODES, MESSAGES, localeOf } from '@kabuto/contract';
+import { body, createTestApp, type TestApp } from '../test/harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** Routes that answer without a session. Every other route in the OpenAPI document must refuse one. */
+const PUBLIC = new Set([
+  'GET /api/health',
+  'POST /api/auth/sendSmsCode',
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+]);
+
+interface OpenApi {
+  paths: Record<string, Record<string, unknown>>;
+}
+
+async function routes(): Promise<string[]> {
+  const doc = body(await t.app.inject({ url: '/api/openapi.json' })) as unknown as OpenApi;
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  it('lists every endpoint, generated from the zod schemas', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<OpenApi & { openapi: string }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(await routes()).toEqual(
+      expect.arrayContaining([
+        'GET /api/index/getUserInfo',
+        'GET /api/index/getCzhiurl',
+        'GET /api/index/withdrawal',
+        'POST /api/auth/login',
+        'POST /api/user/changePassword',
+      ]),
+    );
+    const login = doc.paths['/api/auth/login']?.['post'] as { requestBody?: unknown };
+    expect(JSON.stringify(login.requestBody)).toContain('"account"');
+  });
+});
+
+describe('unauthorized access', () => {
+  it('every protected endpoint answers 401 with no token, an unknown token or a malformed one', async () => {
+    const protectedRoutes = (await routes()).filter((r) => !PUBLIC.has(r));
+    expect(protectedRoutes.length).toBeGreaterThanOrEqual(7);
+    for (const route of protectedRoutes) {
+      const [method, url] = route.split(' ') as ['GET' | 'POST', string];
+      for (const token of [undefined, 'x'.repeat(43), '']) {
+        const res = await t.app.inject({
+          method,
+          url: `${url}?lang=en`,
+          headers: token === undefined ? {} : { token },
+          ...(method === 'POST' ? { payload: {} } : {}),
+        });
+        expect(res.statusCode, `${route} with token ${String(token)}`).toBe(401);
+        expect(body(res)).toEqual({
+          code: 401,
+          msg: 'User information has expired, please log in again',
+          data: null,
+        });
+      }
+    }
+  });
+
+  it.each(LANG_CODES)('says the session expired in %s', async (lang) => {
+    const res = await t.app.inject({ url: `/api/index/getUserInfo?lang=${lang}` });
+    expect(body(res).msg).toBe(MESSAGES[localeOf(lang)].errors.UNAUTHENTICATED);
+  });
+
+  it('defaults to Japanese for a missing or unknown lang', async () => {
+    for (const q of ['', '?lang=xx', '?lang=']) {
+      expect(body(await t.app.inject({ url: `/api/index/getUserInfo${q}` })).msg).toBe(
+        'ログイン情報の有効期限が切れました。もう一度ログインしてください',
+      );
+    }
+  });
+});
+
+describe('malformed input never produces a 5xx', () => {
+  const cases: [string, Parameters<TestApp['app']['inject']>[0]][] = [
+    [
+      'bad JSON',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: '{"account":',
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    [
+      'empty JSON body',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: '',
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    ['JSON array', { method: 'POST', url: '/api/auth/login', payload: [1, 2] as unknown as object }],
+    [
+      'wrong types',
+      { method: 'POST', url: '/api/auth/login', payload: { account: 123, password: ['x'], agree: 'yes' } },
+    ],
+    [
+      'null body',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: 'null',
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    [
+      'unknown fields',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { account: '09011112222', password: 'abcdef', agree: true, admin: true },
+      },
+    ],
+    [
+      'huge body',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { account: 'x'.repeat(200_000), password: 'a', agree: true },
+      },
+    ],
+    [
+      'wrong content type',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: 'account=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    ],
+    [
+      'text body',
+      {
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: 'hello',
+        headers: { 'content-type': 'text/plain' },
+      },
+    ],
+    [
+      'prototype pollution',
+      {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: '{"__proto__":{"x":1},"account":"1","password":"1","agree":true}',
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    [
+      'deeply nested',
+      {
+        method: 'POST',
+        url: '/api/auth/sendSmsCode',
+        payload: `{"phone":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    ['unknown route', { method: 'GET', url: '/api/nope' }],
+    ['wrong method', { method: 'DELETE', url: '/api/auth/login' }],
+    ['bad query', { method: 'GET', url: '/api/index/getUserInfo?user_id[]=1&user_id=99999999999999999999' }],
+  ];
+
+  it.each(cases)('%s → a 4xx envelope', async (_name, request) => {
+    const res = await t.app.inject(request);
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    const b = body(res);
+    expect(typeof b.code).toBe('number');
+    expect(b.code).not.toBe(1);
+    expect(b.msg.length).toBeGreaterThan(0);
+  });
+
+  it('names the field and the rule of each failure, in the user’s language', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login?lang=en',
+      payload: { account: '09011112222', password: 'abcdef', agree: true, admin: true },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(body(res).data).toEqual({
+      issues: [
+        { field: 'admin', rule: 'unrecognized_keys', message: 'admin is not a field this request accepts' },
+      ],
+    });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login?lang=jp',
+      payload: '{"account":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(body(bad)).toMatchObject({ code: 400, msg: 'リクエスト本文が正しいJSONではありません' });
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login?lang=en',
+      payload: { account: 'x'.repeat(200_000) },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(body(res)).toMatchObject({ code: 413, msg: 'The request is too large' });
+  });
+});
+
+describe('a 5xx never shows internals', () => {
+  it('answers the generic message and keeps the cause in the log only', async () => {
+    const boom = await createTestApp({}, (app) => {
+      app.get('/api/boom', async () => {
+        throw new Error('secret connection string postgres://admin:hunter2@db');
+      });
+    });
+    try {
+      const res = await boom.app.inject({ url: '/api/boom?lang=en' });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('hunter2');
+      expect(body(res)).toEqual({
+        code: 500,
+        msg: 'Something went wrong on our side. Please try again later',
+        data: null,
+      });
+    } finally {
+      await boom.close();
+    }
+  });
+});
+
+describe('health', () => {
+  it('reports the database state', async () => {
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toMatchObject({ status: 'ok', database: { ok: true } });
+  });
+});
+
+describe('the web entry', () => {
+  it('redirects / to /japan1/', async () => {
+    const res = await t.app.inject({ url: '/' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/japan1/');
+  });
+});

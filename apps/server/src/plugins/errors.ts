@@ -1,0 +1,136 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERRORS, lookup, translate, type ErrorName, type FieldIssue, type Locale } from '@kabuto/contract';
+import { AppError } from '../lib/app-error.js';
+
+/**
+ * The one error handler: every failure leaves as the envelope {code, msg, data} with a message in the
+ * request's language. Validation failures name each field and rule. A 5xx never carries internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const locale = request.locale;
+    if (error instanceof AppError) {
+      return sendFailure(
+        reply,
+        error.errorName,
+        translate(locale, `errors.${error.errorName}`, error.params),
+        error.data,
+      );
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => toFieldIssue(locale, v, error.validationContext));
+      return sendFailure(reply, 'VALIDATION', issues[0]?.message ?? translate(locale, 'errors.VALIDATION'), {
+        issues,
+      });
+    }
+    const known = classifyFrameworkError(error);
+    if (known) {
+      const msg = known.messageKey
+        ? translate(locale, known.messageKey)
+        : translate(locale, `errors.${known.name}`);
+      const data =
+        known.name === 'VALIDATION'
+          ? { issues: [{ field: 'body', rule: 'json', message: msg } satisfies FieldIssue] }
+          : null;
+      return sendFailure(reply, known.name, msg, data);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendFailure(reply, 'INTERNAL', translate(locale, 'errors.INTERNAL'), null);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendFailure(reply, 'NOT_FOUND', translate(request.locale, 'errors.NOT_FOUND'), null),
+  );
+}
+
+function sendFailure(reply: FastifyReply, name: ErrorName, msg: string, data: unknown): FastifyReply {
+  const { code, http } = ERRORS[name];
+  return reply.status(http).send({ code, msg, data });
+}
+
+interface Known {
+  name: ErrorName;
+  messageKey?: string;
+}
+
+/** Errors raised by Fastify and its plugins before a handler runs; anything else is a 500. */
+function classifyFrameworkError(error: FastifyError): Known | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { name: 'VALIDATION', messageKey: 'validation.invalidJson' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return { name: 'PAYLOAD_TOO_LARGE' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { name: 'UNSUPPORTED_MEDIA_TYPE' };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return { name: 'VALIDATION', messageKey: 'validation.invalidJson' };
+  const status = error.statusCode ?? 500;
+  if (status === 429) return { name: 'RATE_LIMITED' };
+  if (status === 413) return { name: 'PAYLOAD_TOO_LARGE' };
+  if (status === 415) return { name: 'UNSUPPORTED_MEDIA_TYPE' };
+  if (status === 405) return { name: 'METHOD_NOT_ALLOWED' };
+  if (status === 404) return { name: 'NOT_FOUND' };
+  if (status >= 400 && status < 500) return { name: 'VALIDATION' };
+  return null;
+}
+
+interface ValidationEntry {
+  keyword: string;
+  instancePath: string;
+  message?: string | undefined;
+  params: Record<string, unknown>;
+}
+
+const GENERIC_BY_CODE: Record<string, string> = {
+  invalid_type: 'validation.invalidType',
+  too_small: 'validation.tooSmall',
+  too_big: 'validation.tooBig',
+  invalid_format: 'validation.invalidFormat',
+  not_multiple_of: 'validation.invalidValue',
+  invalid_value: 'validation.invalidValue',
+  invalid_union: 'validation.invalidValue',
+  invalid_key: 'validation.invalidValue',
+  invalid_element: 'validation.invalidValue',
+  unrecognized_keys: 'validation.unknownField',
+  custom: 'validation.invalidValue',
+};
+
+/** Turns one zod issue into {field, rule, message}; schema messages are catalogue keys. */
+export function toFieldIssue(
+  locale: Locale,
+  entry: ValidationEntry,
+  context: string | undefined,
+): FieldIssue {
+  const path = entry.instancePath.split('/').filter(Boolean);
+  const unknownKeys =
+    entry.keyword === 'unrecognized_keys' ? (entry.params['keys'] as string[] | undefined) : undefined;
+  const fieldPath = unknownKeys?.[0] !== undefined ? [...path, unknownKeys[0]] : path;
+  const field = fieldPath.length > 0 ? fieldPath.join('.') : (context ?? 'body');
+  const rule = typeof entry.params['rule'] === 'string' ? entry.params['rule'] : entry.keyword;
+  const schemaKey = entry.message;
+  if (schemaKey?.startsWith('validation.') && lookup('en', schemaKey) !== undefined) {
+    return { field, rule, message: translate(locale, schemaKey) };
+  }
+  const missing = entry.keyword === 'invalid_type' && / undefined$/.test(entry.message ?? '');
+  const key = missing ? 'validation.required' : (GENERIC_BY_CODE[entry.keyword] ?? 'validation.invalidValue');
+  const last = fieldPath.at(-1) ?? field;
+  const label = lookup(locale, `fields.${last}`) ?? field;
+  return { field, rule, message: translate(locale, key, { field: label }) };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+  }
+}
+
+export type { FastifyRequest };

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { FixedClock } from '../lib/clock.js';
+import type { SmsMessage, SmsSender } from '../lib/sms.js';
+
+/** Keeps what would have been sent, so a test can read the code. */
+export class CapturingSms implements SmsSender {
+  readonly kind = 'test';
+  readonly sent: SmsMessage[] = [];
+  async send(message: SmsMessage): Promise<void> {
+    this.sent.push(message);
+  }
+  lastCodeFor(phone: string): string {
+    const message = this.sent.findLast((m) => m.phone === phone);
+    if (!message) throw new Error(`no SMS was sent to ${phone}`);
+    return message.code;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  clock: FixedClock;
+  sms: CapturingSms;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** 2026-11-24 (a Tuesday) 10:00 in Tokyo: a business day, inside the morning session. */
+export const TEST_NOW = '2026-11-24T01:00:00.000Z';
+
+/**
+ * A fresh app on a fresh, empty, migrated database: PGlite in memory by default, or a new database on
+ * the PostgreSQL server of TEST_DATABASE_URL (dropped again on close).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  extend?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-test-')),
+    LOG_LEVEL: 'silent',
+    DEMO_MODE: 'false',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    WEB_DIST: join(tmpdir(), 'kabuto-no-web-dist'),
+    ...env,
+  });
+  const serverUrl = process.env['TEST_DATABASE_URL'];
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let url: string | undefined;
+  if (serverUrl) {
+    const name = `kabuto_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const parsed = new URL(serverUrl);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+    dropDatabase = async () => {
+      const again = new pg.Client({ connectionString: serverUrl });
+      await again.connect();
+      await again.query(`drop database if exists ${name} with (force)`);
+      await again.end();
+    };
+  }
+  const database = await openDatabase({ url, poolSize: 4 });
+  await database.migrate();
+  const clock = new FixedClock(TEST_NOW);
+  const sms = new CapturingSms();
+  const app = await buildApp({ config, database, clock, sms, logger: false });
+  extend?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    sms,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase?.();
+    },
+  };
+}
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export function body<T = unknown>(response: LightMyRequestResponse): Envelope<T> {
+  return response.json<Envelope<T>>();
+}
+
+let phoneCounter = 0;
+/** A fresh valid mobile number per call within a test file. */
+export function nextPhone(): string {
+  phoneCounter += 1;
+  return `090${String(10_000_000 + phoneCounter).slice(-8)}`;
+}
+
+/** Registers a user through the API (campaign code seeded here) and logs in; answers the token. */
+export async function registerAndLogin(
+  t: TestApp,
+  options: { phone?: string; password?: string } = {},
+): Promise<{ token: string; userId: number; phone: string; password: string }> {
+  const phone = options.phone ?? nextPhone();
+  const password = options.password ?? 'secret12';
+  await ensureCampaignCode(t);
+  const sent = await t.app.inject({ method: 'POST', url: '/api/auth/sendSmsCode', payload: { phone } });
+  if (body(sent).code !== 1) throw new Error(`sendSmsCode failed: ${sent.body}`);
+  const registered = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: {
+      phone,
+      password,
+      password_confirm: password,
+      invite_code: CAMPAIGN,
+      sms_code: t.sms.lastCodeFor(phone),
+    },
+  });
+  if (body(registered).code !== 1) throw new Error(`register failed: ${registered.body}`);
+  const logged = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { account: phone, password, agree: true },
+  });
+  const data = body<{ token: string; user_id: number }>(logged);
+  if (data.code !== 1) throw new Error(`login failed: ${logged.body}`);
+  return { token: data.data.token, userId: data.data.user_id, phone, password };
+}
+
+export const CAMPAIGN = 'TESTCAMPAIGN';
+
+export async function ensureCampaignCode(t: TestApp): Promise<void> {
+  const { invitationCodes } = await import('../db/schema.js');
+  await t.database.db
+    .insert(invitationCodes)
+    .values({ code: CAMPAIGN, kind: 'campaign' })
+    .onConflictDoNothing();
+}

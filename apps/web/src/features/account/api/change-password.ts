@@ -1,0 +1,21 @@
+import { ZChangePasswordRequest, ZChangePasswordResponse } from '@kabuto/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '@/shared/api/client';
+import { userInfoKeys } from '@/shared/session/user-info-query';
+
+export const changePasswordFormSchema = ZChangePasswordRequest;
+export type ChangePasswordInput = z.input<typeof ZChangePasswordRequest>;
+export type ChangePasswordOutput = z.output<typeof ZChangePasswordRequest>;
+
+export function changePassword(body: ChangePasswordOutput) {
+  return api.request({ method: 'POST', path: '/user/changePassword', body, schema: ZChangePasswordResponse });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changePassword,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+  });
+}

@@ -1,0 +1,22 @@
+import { ZChangeTxnPasswordRequest } from '@kabuto/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '@/shared/api/client';
+import { userInfoKeys } from '@/shared/session/user-info-query';
+import { ZTxnPasswordResponse } from './set-txn-password';
+
+export const changeTxnPasswordFormSchema = ZChangeTxnPasswordRequest;
+export type ChangeTxnPasswordInput = z.input<typeof ZChangeTxnPasswordRequest>;
+export type ChangeTxnPasswordOutput = z.output<typeof ZChangeTxnPasswordRequest>;
+
+export function changeTxnPassword(body: ChangeTxnPasswordOutput) {
+  return api.request({ method: 'POST', path: '/user/changeTxnPassword', body, schema: ZTxnPasswordResponse });
+}
+
+export function useChangeTxnPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeTxnPassword,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+  });
+}

@@ -1,0 +1,97 @@
+import { localeOf, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
+import { List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { PAGE_PATHS } from '@/shared/navigation/routes';
+import { useSession } from '@/shared/session/session';
+import { useUserInfo } from '@/shared/session/user-info-query';
+import { confirmLogout } from '@/shared/ui/confirm-logout';
+import { LoginPrompt } from '@/shared/ui/login-prompt';
+import { MenuButton, MenuLink } from '@/shared/ui/menu-item';
+import { PageLoading } from '@/shared/ui/page-loading';
+
+/** /pages/user/user: the account summary from getUserInfo and the account menu. */
+export function UserPage() {
+  const { t } = useTranslation();
+  const { userInfo, loggedIn, isFetching } = useUserInfo();
+
+  if (!loggedIn) return <LoginPrompt />;
+  if (userInfo === null) return <PageLoading />;
+  return (
+    <>
+      <AccountSummary info={userInfo} refreshing={isFetching} />
+      <AccountMenu />
+      <p className="visually-hidden" aria-live="polite">
+        {isFetching ? t('user.refreshing') : ''}
+      </p>
+    </>
+  );
+}
+
+function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boolean }) {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const pl = sen(info.floating_pl);
+  const plClass = pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : '';
+  return (
+    <section className="account-card" aria-label={t('titles.user')} aria-busy={refreshing}>
+      <div className="account-card__head">
+        <div>
+          <div className="account-card__label">{t('user.phone')}</div>
+          <div className="account-card__phone" data-testid="user-phone">
+            {maskPhone(info.phone)}
+          </div>
+        </div>
+        <div className="account-card__status">
+          {t('user.realName')}: {t(`realNameStatus.${info.real_name_status}`)}
+        </div>
+      </div>
+      <div className="account-card__total">
+        <div className="account-card__label">{t('user.totalAssets')}</div>
+        <div className="account-card__amount" data-testid="total-assets">
+          {formatMoney(sen(info.total_assets), locale)}
+        </div>
+      </div>
+      <dl className="account-card__grid">
+        <div>
+          <dt>{t('user.availableBalance')}</dt>
+          <dd data-testid="available-balance">{formatMoney(sen(info.available_balance), locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('user.usedFunds')}</dt>
+          <dd data-testid="used-funds">{formatMoney(sen(info.used_funds), locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('user.floatingPl')}</dt>
+          <dd data-testid="floating-pl" className={plClass}>
+            {formatSignedMoney(pl, locale)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('user.creditScore')}</dt>
+          <dd data-testid="credit-score">{info.credit_score}</dd>
+        </div>
+        <div>
+          <dt>{t('user.invitationCode')}</dt>
+          <dd data-testid="invitation-code">{info.invitation_code}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function AccountMenu() {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t('user.menuLabel')}>
+      <List>
+        <MenuLink to={PAGE_PATHS.settings}>{t('titles.settings')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.switchLanguage}>{t('settings.language')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.userAgreement}>{t('settings.userAgreement')}</MenuLink>
+        <MenuButton onClick={() => void confirmLogout()}>{t('settings.logout')}</MenuButton>
+      </List>
+    </nav>
+  );
+}

@@ -1,0 +1,91 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Checkbox } from 'antd-mobile';
+import { useForm, useController } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { tContract } from '@/shared/i18n/i18n';
+import { switchTab } from '@/shared/navigation/nav';
+import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
+import { applyServerIssues } from '@/shared/api/server-issues';
+import { TextField } from '@/shared/ui/text-field';
+import { showSuccess } from '@/shared/ui/toast';
+import { loginFormSchema, useLogin, type LoginFormInput, type LoginFormOutput } from '../api/login';
+
+const doc = (section: string) => `${PAGE_PATHS.userAgreement}?section=${section}`;
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const login = useLogin();
+  const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { account: params.get('phone') ?? '', password: '', agree: false },
+  });
+  const agree = useController({ control: form.control, name: 'agree' });
+  const agreeError = agree.fieldState.error?.message;
+
+  const onSubmit = form.handleSubmit((values) => {
+    login.mutate(values, {
+      onSuccess: () => {
+        showSuccess(t('login.success'));
+        switchTab(TAB_PATHS.home);
+      },
+      onError: (error) => {
+        applyServerIssues(error, ['account', 'password', 'agree'], form.setError);
+      },
+    });
+  });
+
+  return (
+    <form className="form-page" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={t('titles.login')}>
+      <TextField
+        control={form.control}
+        name="account"
+        label={t('login.account')}
+        placeholder={t('login.accountPlaceholder')}
+        type="tel"
+        inputMode="tel"
+        autoComplete="username"
+        maxLength={32}
+      />
+      <TextField
+        control={form.control}
+        name="password"
+        label={t('login.password')}
+        placeholder={t('login.passwordPlaceholder')}
+        type="password"
+        autoComplete="current-password"
+        maxLength={128}
+      />
+      <div className="agreement-field">
+        <Checkbox
+          checked={agree.field.value}
+          onChange={(checked) => {
+            agree.field.onChange(checked);
+          }}
+          style={{ '--icon-size': '18px', '--font-size': '13px', '--gap': '6px' }}
+        >
+          <Trans
+            i18nKey="login.agreeText"
+            components={{
+              ua: <Link to={doc('user')} />,
+              st: <Link to={doc('security')} />,
+              pp: <Link to={doc('privacy')} />,
+            }}
+          />
+        </Checkbox>
+        {agreeError !== undefined && (
+          <div className="text-field__error" role="alert">
+            {tContract(agreeError)}
+          </div>
+        )}
+      </div>
+      <Button block color="primary" size="large" type="submit" loading={login.isPending}>
+        {t('login.submit')}
+      </Button>
+      <p className="form-page__switch">
+        {t('login.noAccount')} <Link to={PAGE_PATHS.register}>{t('login.toRegister')}</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '@/shared/ui/empty-state';
+
+/** /pages/market/market: nothing to list yet. */
+export function MarketPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <h1 className="page-heading">{t('titles.market')}</h1>
+      <EmptyState description={t('market.intro')} />
+    </>
+  );
+}

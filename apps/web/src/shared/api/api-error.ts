@@ -1,0 +1,39 @@
+import type { FieldIssue } from '@kabuto/contract';
+
+/** A failed call: the envelope's code and msg, its data, and the HTTP status (0 without an answer). */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly msg: string;
+  readonly data: unknown;
+  readonly status: number;
+
+  constructor(init: { code: number; msg: string; data?: unknown; status: number }) {
+    super(init.msg);
+    this.name = 'ApiError';
+    this.code = init.code;
+    this.msg = init.msg;
+    this.data = init.data ?? null;
+    this.status = init.status;
+  }
+}
+
+/** Client-side codes for failures without an envelope. */
+export const CLIENT_CODES = { network: -1, timeout: -2, badResponse: -3 } as const;
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The field issues of a validation failure (HTTP 400, code 400), if any. */
+export function fieldIssuesOf(error: unknown): FieldIssue[] {
+  if (!isApiError(error) || typeof error.data !== 'object' || error.data === null) return [];
+  const issues: unknown = (error.data as { issues?: unknown }).issues;
+  if (!Array.isArray(issues)) return [];
+  return issues.filter(
+    (i): i is FieldIssue =>
+      typeof i === 'object' &&
+      i !== null &&
+      typeof (i as FieldIssue).field === 'string' &&
+      typeof (i as FieldIssue).message === 'string',
+  );
+}

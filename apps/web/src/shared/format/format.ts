@@ -1,0 +1,33 @@
+import { formatYen, MARKET_TIME_ZONE, type Locale, type Sen } from '@kabuto/contract';
+
+/** Numbers, money and times for the chosen language; times always in Japan time (Asia/Tokyo). */
+export function formatNumber(value: number, locale: Locale, fractionDigits = 0): string {
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(value);
+}
+
+export function formatMoney(amount: Sen, locale: Locale): string {
+  return formatYen(amount, locale);
+}
+
+/** A signed amount (profit and loss): "+¥1,200" / "-¥300". */
+export function formatSignedMoney(amount: Sen, locale: Locale): string {
+  const text = formatYen(amount, locale);
+  return amount > 0 ? `+${text}` : text;
+}
+
+export function formatDateTime(iso: string | Date, locale: Locale): string {
+  const date = typeof iso === 'string' ? new Date(iso) : iso;
+  return new Intl.DateTimeFormat(locale, {
+    timeZone: MARKET_TIME_ZONE,
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(date);
+}
+
+export function formatDate(iso: string | Date, locale: Locale): string {
+  const date = typeof iso === 'string' ? new Date(`${iso.length === 10 ? `${iso}T00:00:00+09:00` : iso}`) : iso;
+  return new Intl.DateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, dateStyle: 'long' }).format(date);
+}

@@ -1,0 +1,46 @@
+/** Page paths exactly as the specification writes them (hash routes under /japan1/). */
+export const TAB_PATHS = {
+  home: '/pages/index/index',
+  market: '/pages/market/market',
+  trade: '/pages/jiaoyi/jiaoyi',
+  news: '/pages/record/record',
+  user: '/pages/user/user',
+} as const;
+
+export const PAGE_PATHS = {
+  entry: '/',
+  loading: '/subPackages/indexLoading/indexLoading',
+  login: '/subPackages/login/login',
+  register: '/subPackages/register/register',
+  logout: '/subPackages/logout/logout',
+  settings: '/subPackages/seting/seting',
+  changePassword: '/subPackages/changePassword/changePassword',
+  transactionPassword: '/subPackages/transactionPassions/transactionPassions',
+  switchLanguage: '/subPackages/switchLanguage/switchLanguage',
+  userAgreement: '/subPackages/deal/userDeal',
+  webview: '/subPackages/webview/webview',
+} as const;
+
+export type TabPath = (typeof TAB_PATHS)[keyof typeof TAB_PATHS];
+export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];
+
+/** Tabs in the specification's order. */
+export const TAB_ORDER: readonly TabPath[] = [
+  TAB_PATHS.home,
+  TAB_PATHS.market,
+  TAB_PATHS.trade,
+  TAB_PATHS.news,
+  TAB_PATHS.user,
+];
+
+export const ROUTE_TABLE = {
+  tabs: TAB_ORDER,
+  pages: Object.values(PAGE_PATHS),
+} satisfies RouteTable;
+
+export interface RouteTable {
+  /** Paths of tab pages. */
+  readonly tabs: readonly string[];
+  /** Paths of every other registered page. */
+  readonly pages: readonly string[];
+}

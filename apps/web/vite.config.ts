@@ -1,0 +1,25 @@
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+
+const apiTarget = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  base: '/japan1/',
+  plugins: [react()],
+  resolve: {
+    // Resolve the workspace contract package from its TypeScript source.
+    conditions: ['@kabuto/source', ...defaultClientConditions],
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: true },
+      '/ws': { target: apiTarget, ws: true, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+});

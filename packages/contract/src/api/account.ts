@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** Money on the wire: an integer count of sen (1/100 yen). See docs/adr/0002-money-and-quantities.md. */
+export const ZSenAmount = z.number().int().min(-1e15).max(1e15);
+
+export const ZRealNameStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']);
+
+// GET /api/index/getUserInfo?user_id=
+export const ZUserIdQuery = z.object({
+  user_id: z.coerce
+    .number({ error: 'validation.userIdRequired' })
+    .int({ error: 'validation.userIdRequired' })
+    .positive({ error: 'validation.userIdRequired' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'validation.userIdRequired' })
+    .optional(),
+});
+
+export const ZUserInfo = z.object({
+  user_id: z.number().int(),
+  phone: z.string(),
+  invitation_code: z.string(),
+  real_name_status: ZRealNameStatus,
+  has_txn_password: z.boolean(),
+  /** 0-100 by the published rule in docs/adr/0007-credit-score.md; never set by hand. */
+  credit_score: z.number().int().min(0).max(100),
+  total_assets: ZSenAmount,
+  available_balance: ZSenAmount,
+  used_funds: ZSenAmount,
+  floating_pl: ZSenAmount,
+  created_at: z.string(),
+});
+export type TUserInfo = z.infer<typeof ZUserInfo>;
+
+export const ZLoginResponse = z.object({
+  token: z.string(),
+  user_id: z.number().int(),
+  expires_at: z.string(),
+  idle_timeout_seconds: z.number().int(),
+  user_info: ZUserInfo,
+});
+export type TLoginResponse = z.infer<typeof ZLoginResponse>;
+
+// GET /api/index/getCzhiurl
+export const ZDepositUrlResponse = z.object({ url: z.string().nullable() });
+
+// GET /api/index/withdrawal?user_id=
+export const ZWithdrawalRules = z.object({
+  min_amount: ZSenAmount,
+  fee: ZSenAmount,
+  currency: z.literal('JPY'),
+  time_zone: z.string(),
+  windows: z.array(z.object({ start: z.string(), end: z.string() })),
+  business_days_only: z.boolean(),
+  open_now: z.boolean(),
+  next_window_start: z.string(),
+  credited_within_hours: z.number().int(),
+});
+export type TWithdrawalRules = z.infer<typeof ZWithdrawalRules>;
+
+// GET /api/health
+export const ZHealth = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.object({ ok: z.boolean(), driver: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
+  version: z.string(),
+});

@@ -1,0 +1,51 @@
+/**
+ * The one table of error codes (docs/adr/0005-error-codes.md). `code` goes in the envelope, `http` is
+ * the HTTP status, and the message is `errors.<NAME>` in every catalogue of `messages/`.
+ * Code 1 is success; 401 is the specification's "session expired" code, which the client acts on.
+ */
+export const OK_CODE = 1;
+
+export const ERRORS = {
+  VALIDATION: { code: 400, http: 400 },
+  UNAUTHENTICATED: { code: 401, http: 401 },
+  FORBIDDEN: { code: 403, http: 403 },
+  NOT_FOUND: { code: 404, http: 404 },
+  METHOD_NOT_ALLOWED: { code: 405, http: 405 },
+  CONFLICT: { code: 409, http: 409 },
+  PAYLOAD_TOO_LARGE: { code: 413, http: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 415, http: 415 },
+  RATE_LIMITED: { code: 429, http: 429 },
+  INTERNAL: { code: 500, http: 500 },
+  UNAVAILABLE: { code: 503, http: 503 },
+  // Accounts and sessions: 1000-1099
+  PHONE_TAKEN: { code: 1001, http: 409 },
+  INVITE_CODE_INVALID: { code: 1002, http: 422 },
+  SMS_CODE_INVALID: { code: 1003, http: 422 },
+  SMS_CODE_EXPIRED: { code: 1004, http: 422 },
+  SMS_RESEND_TOO_SOON: { code: 1005, http: 429 },
+  SMS_TOO_MANY_ATTEMPTS: { code: 1006, http: 422 },
+  LOGIN_FAILED: { code: 1007, http: 401 },
+  ACCOUNT_LOCKED: { code: 1008, http: 423 },
+  PASSWORD_WRONG: { code: 1009, http: 422 },
+  TXN_PASSWORD_NOT_SET: { code: 1010, http: 422 },
+  TXN_PASSWORD_ALREADY_SET: { code: 1011, http: 409 },
+  TXN_PASSWORD_WRONG: { code: 1012, http: 422 },
+  PASSWORD_SAME_AS_OLD: { code: 1013, http: 422 },
+  USER_ID_MISMATCH: { code: 1014, http: 403 },
+} as const satisfies Record<string, { code: number; http: number }>;
+
+export type ErrorName = keyof typeof ERRORS;
+export type ErrorCode = (typeof ERRORS)[ErrorName]['code'];
+
+export const ERROR_NAMES = Object.keys(ERRORS) as ErrorName[];
+
+export function errorNameOf(code: number): ErrorName | undefined {
+  return ERROR_NAMES.find((name) => ERRORS[name].code === code);
+}
+
+/** One failed rule of a validation error: the field (dotted path), the rule and the localized message. */
+export interface FieldIssue {
+  field: string;
+  rule: string;
+  message: string;
+}

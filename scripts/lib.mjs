@@ -1,0 +1,88 @@
+// Helpers shared by `npm start` and `npm test`. Node built-ins only: this runs before dependencies exist.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) {
+    console.error(`Kabuto needs Node.js 20.19 or newer; this is ${process.versions.node}.`);
+    process.exit(1);
+  }
+}
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+export function runOrExit(command, args, options = {}) {
+  const status = run(command, args, options);
+  if (status !== 0) {
+    console.error(`\n✗ ${command} ${args.join(' ')} failed (exit ${status})`);
+    process.exit(status);
+  }
+}
+
+/** Installs dependencies when they are missing or older than the lockfile. */
+export function ensureInstalled() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (!existsSync(marker)) {
+    console.log('Installing dependencies (npm ci)…');
+    runOrExit('npm', ['ci', '--no-audit', '--no-fund']);
+  } else if (statSync(lock).mtimeMs > statSync(marker).mtimeMs) {
+    console.log('The lockfile changed: installing dependencies…');
+    runOrExit('npm', ['install', '--no-audit', '--no-fund']);
+  }
+}
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+const buildInputs = [
+  'package-lock.json',
+  'tsconfig.base.json',
+  'packages/contract',
+  'apps/server/src',
+  'apps/server/drizzle',
+  'apps/server/market-data',
+  'apps/server/package.json',
+  'apps/server/tsconfig.json',
+  'apps/web',
+];
+const stamp = join(root, 'node_modules', '.cache', 'kabuto-build-stamp');
+
+/** Builds the contract, the server and the web app when a source is newer than the last build. */
+export function ensureBuilt({ force = false } = {}) {
+  const newest = Math.max(...buildInputs.map((p) => newestMtime(join(root, p))));
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+  const outputs = ['apps/server/dist/main.js', 'apps/web/dist/index.html'].every((p) =>
+    existsSync(join(root, p)),
+  );
+  if (!force && outputs && built >= newest) return;
+  console.log('Building…');
+  runOrExit('npm', ['run', 'build']);
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, new Date().toISOString());
+}
+
+export function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  );
+  return candidates.find((p) => existsSync(p));
+}
