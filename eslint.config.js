@@ -37,7 +37,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'vitest.config.ts', 'apps/server/drizzle.config.ts'],
+          allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -55,6 +55,8 @@ export const ZConfig = z.object({
     .min(1024)
     .default(64 * 1024),
   TRUST_PROXY: boolish.default(false),
+  /** `tokyo` follows the real Tokyo clock; `always-open` keeps the simulated market in session (demos, tests). */
+  MARKET_CLOCK: z.enum(['tokyo', 'always-open']).default('tokyo'),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });

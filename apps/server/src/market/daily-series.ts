@@ -119,15 +119,8 @@ export function generateDaily(days: readonly IsoDate[], p: DailyParams): DailySe
   const s: DailySeries = { open: [], high: [], low: [], close: [], volume: [] };
   s.close[ref] = p.refClose;
   s.close[ref - 1] = p.prevClose;
-  const draws = new Map<number, DayDraws>();
-  const drawsAt = (j: number): DayDraws => {
-    let d = draws.get(j);
-    if (!d) {
-      d = drawsFor(days[j] ?? '', p);
-      draws.set(j, d);
-    }
-    return d;
-  };
+  const draws: DayDraws[] = [];
+  const drawsAt = (j: number): DayDraws => (draws[j] ??= drawsFor(days[j] ?? '', p));
   for (let j = ref - 1; j >= 1; j--) {
     const close = s.close[j] ?? 0;
     s.close[j - 1] = previousCloseFor(close, close / Math.exp(drawsAt(j).ret), p.grid);

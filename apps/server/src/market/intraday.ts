@@ -21,7 +21,7 @@ export interface DayBar {
  * The prefix arrays give the session's running figures after k complete minutes in O(1).
  */
 export interface IntradayPath {
-  point: Int32Array | Float64Array;
+  point: Float64Array;
   high: Float64Array;
   low: Float64Array;
   volume: Float64Array;
@@ -102,21 +102,23 @@ function intensity(i: number): number {
   return 1 + 1.5 * Math.exp(-a / 8) + 2 * Math.exp(-(CONTINUOUS_MINUTES - 1 - i) / 15);
 }
 
-/** Splits `lots` whole lots over weights by largest remainder, so the parts sum exactly to `lots`. */
+/**
+ * Splits `lots` whole lots over weights in proportion, rounding the running total, so the parts are
+ * whole and sum exactly to `lots`.
+ */
 export function allocate(lots: number, weights: readonly number[]): number[] {
   const total = weights.reduce((a, b) => a + b, 0);
-  const exact = weights.map((w) => (total > 0 ? (lots * w) / total : 0));
-  const parts = exact.map(Math.floor);
-  let rest = lots - parts.reduce((a, b) => a + b, 0);
-  const order = exact
-    .map((x, i) => ({ i, r: x - Math.floor(x) }))
-    .sort((p, q) => q.r - p.r || p.i - q.i);
-  for (const { i } of order) {
-    if (rest <= 0) break;
-    parts[i] = (parts[i] ?? 0) + 1;
-    rest--;
-  }
-  return parts;
+  if (!(total > 0)) return weights.map((_w, i) => (i === 0 ? lots : 0));
+  let cumulative = 0;
+  let given = 0;
+  return weights.map((w, i) => {
+    cumulative += w;
+    const upTo =
+      i === weights.length - 1 ? lots : Math.min(lots, Math.round((lots * cumulative) / total));
+    const part = Math.max(0, upTo - given);
+    given += part;
+    return part;
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Small deterministic random number tools for the simulator. Everything is keyed: a stream is seeded
  * from a hash of (seed, code, day, purpose), so any day's or minute's draws can be recomputed directly
- * without replaying the draws that came before. 32-bit integer arithmetic only (Math.imul), so the
- * same key gives the same numbers on every platform.
+ * without replaying the draws that came before. The integer streams use 32-bit arithmetic only
+ * (Math.imul), so a key gives the same numbers on every platform; normal() adds Math.log/sin/cos.
  */
 
 /** murmur3's 32-bit finaliser: a good avalanche of one 32-bit word. */
@@ -45,15 +45,11 @@ export class Rng {
   private spareNormal: number | null = null;
 
   constructor(key: number) {
-    // splitmix32-style expansion of the key into the four state words
-    let s = key >>> 0;
-    const next = (): number => {
-      s = (s + 0x9e3779b9) >>> 0;
-      return fmix32(s);
-    };
-    this.a = next();
-    this.b = next();
-    this.c = next();
+    // splitmix32-style expansion of the key into the state words
+    const s = key >>> 0;
+    this.a = fmix32((s + 0x9e3779b9) >>> 0);
+    this.b = fmix32((s + 0x3c6ef372) >>> 0);
+    this.c = fmix32((s + 0xdaa66d2b) >>> 0);
     this.d = 1;
     for (let i = 0; i < 12; i++) this.uint32();
   }
@@ -93,8 +89,24 @@ export class Rng {
   }
 }
 
-/** Days since 1970-01-01 of a YYYY-MM-DD date (a stable integer key for a trading day). */
+function digits(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
+/**
+ * Days since 1970-01-01 of a YYYY-MM-DD date (a stable integer key for a trading day). Computed
+ * arithmetically (days-from-civil) because the simulator calls it for every day of every series.
+ */
 export function dayNumber(date: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
+  const y0 = digits(date, 0, 4);
+  const m = digits(date, 5, 7);
+  const d = digits(date, 8, 10);
+  const y = m <= 2 ? y0 - 1 : y0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }

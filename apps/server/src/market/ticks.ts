@@ -36,9 +36,12 @@ export const TICK_TABLE: readonly TickRow[] = [
 
 export type TickRounding = 'down' | 'up' | 'nearest';
 
-function rowFor(priceSen: number): TickRow {
+/** The tick (sen) of the row a price falls in; no validation (hot path of the simulator). */
+function tickOf(priceSen: number, isTopix500: boolean): number {
   for (const row of TICK_TABLE) {
-    if (row.upToSen === null || priceSen <= row.upToSen) return row;
+    if (row.upToSen === null || priceSen <= row.upToSen) {
+      return isTopix500 ? row.topix500Sen : row.otherSen;
+    }
   }
   /* c8 ignore next */
   throw new RangeError('unreachable: the tick table ends with an open row');
@@ -53,19 +56,18 @@ function checkPrice(priceSen: number): void {
 /** The tick size for a price (sen), by the table for TOPIX500 stocks or for other stocks. */
 export function tickSize(priceSen: number, isTopix500: boolean): Sen {
   checkPrice(priceSen);
-  const row = rowFor(priceSen);
-  return sen(isTopix500 ? row.topix500Sen : row.otherSen);
+  return sen(tickOf(priceSen, isTopix500));
 }
 
 /** The lowest valid price: one tick of the lowest row. */
 export function minimumPrice(isTopix500: boolean): Sen {
-  return tickSize(1, isTopix500);
+  return sen(tickOf(1, isTopix500));
 }
 
 /** True when the price is a positive integer of sen on a valid tick. */
 export function isValidTick(priceSen: number, isTopix500: boolean): boolean {
   if (!Number.isSafeInteger(priceSen) || priceSen <= 0) return false;
-  return priceSen % tickSize(priceSen, isTopix500) === 0;
+  return priceSen % tickOf(priceSen, isTopix500) === 0;
 }
 
 /**
@@ -75,12 +77,11 @@ export function isValidTick(priceSen: number, isTopix500: boolean): boolean {
  */
 export function roundToTick(priceSen: number, isTopix500: boolean, mode: TickRounding): Sen {
   checkPrice(priceSen);
-  const tick = tickSize(priceSen, isTopix500);
-  const down = Math.max(Math.floor(priceSen / tick) * tick, minimumPrice(isTopix500));
+  const tick = tickOf(priceSen, isTopix500);
+  const down = Math.max(Math.floor(priceSen / tick) * tick, tickOf(1, isTopix500));
   const up = Math.ceil(priceSen / tick) * tick;
-  if (mode === 'down') return sen(down);
-  if (mode === 'up') return sen(up);
-  return sen(priceSen - down < up - priceSen ? down : up);
+  const result = mode === 'down' ? down : mode === 'up' ? up : priceSen - down < up - priceSen ? down : up;
+  return sen(result);
 }
 
 /** The next valid price above. */

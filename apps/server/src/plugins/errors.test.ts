@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANG_CODES, MESSAGES, localeOf } from '@kabuto/contract';
 import { body, createTestApp, type TestApp } from '../test/harness.js';
@@ -85,7 +86,7 @@ describe('unauthorized access', () => {
 });
 
 describe('malformed input never produces a 5xx', () => {
-  const cases: [string, Parameters<TestApp['app']['inject']>[0]][] = [
+  const cases: [string, InjectOptions][] = [
     [
       'bad JSON',
       {

@@ -4,7 +4,9 @@ import { UI_MESSAGES } from './catalogues';
 
 function leaves(node: unknown, prefix = ''): [string, unknown][] {
   if (typeof node !== 'object' || node === null) return [[prefix, node]];
-  return Object.entries(node).flatMap(([key, value]) => leaves(value, prefix === '' ? key : `${prefix}.${key}`));
+  return Object.entries(node).flatMap(([key, value]) =>
+    leaves(value, prefix === '' ? key : `${prefix}.${key}`),
+  );
 }
 
 const placeholders = (text: unknown) =>

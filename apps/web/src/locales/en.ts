@@ -54,8 +54,7 @@ export const en = {
     greeting: 'Welcome to Kabuto',
     demoNotice: 'Market data in this demo is simulated.',
     realNameTitle: 'Real-name verification is not complete',
-    realNameBody:
-      'Deposits, withdrawals and trading become available once your identity has been verified.',
+    realNameBody: 'Deposits, withdrawals and trading become available once your identity has been verified.',
     loginPrompt: 'Log in to see your account.',
   },
   market: {

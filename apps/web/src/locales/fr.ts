@@ -145,7 +145,8 @@ export const fr = {
     confirmPlaceholder: 'Saisissez de nouveau le nouveau mot de passe',
     submit: 'Modifier le mot de passe',
     success: 'Votre mot de passe a été modifié.',
-    sessionsRevoked: 'Pour votre sécurité, {{count}} session(s) ouverte(s) sur d’autres appareils ont été fermées.',
+    sessionsRevoked:
+      'Pour votre sécurité, {{count}} session(s) ouverte(s) sur d’autres appareils ont été fermées.',
     noOtherSessions: "Aucun autre appareil n'était connecté.",
   },
   txnPassword: {

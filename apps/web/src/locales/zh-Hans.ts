@@ -68,8 +68,7 @@ export const zhHans = {
     accountPlaceholder: '请输入手机号码',
     password: '密码',
     passwordPlaceholder: '请输入密码',
-    agreeText:
-      '我已阅读并同意<ua>《用户协议》</ua>、<st>《安全条款》</st>和<pp>《隐私政策》</pp>',
+    agreeText: '我已阅读并同意<ua>《用户协议》</ua>、<st>《安全条款》</st>和<pp>《隐私政策》</pp>',
     userAgreement: '用户协议',
     securityTerms: '安全条款',
     privacyPolicy: '隐私政策',

@@ -68,8 +68,7 @@ export const zhHant = {
     accountPlaceholder: '請輸入手機號碼',
     password: '密碼',
     passwordPlaceholder: '請輸入密碼',
-    agreeText:
-      '我已閱讀並同意<ua>《使用者協議》</ua>、<st>《安全條款》</st>及<pp>《隱私權政策》</pp>',
+    agreeText: '我已閱讀並同意<ua>《使用者協議》</ua>、<st>《安全條款》</st>及<pp>《隱私權政策》</pp>',
     userAgreement: '使用者協議',
     securityTerms: '安全條款',
     privacyPolicy: '隱私權政策',

@@ -60,10 +60,16 @@ describe('demo cash', () => {
       expect(info.available_balance).toBe(100_000_000);
       expect(info.total_assets).toBe(100_000_000);
       const { sql } = await import('drizzle-orm');
-      const sums = await demo.database.db.execute(
-        sql`select entry_id, sum(amount)::text as total, count(*)::int as n from postings group by entry_id`,
-      );
-      expect(sums.rows).toEqual([{ entry_id: expect.any(Number) as number, total: '0', n: 2 }]);
+      const { postings } = await import('../../db/schema.js');
+      const sums = await demo.database.db
+        .select({
+          entryId: postings.entryId,
+          total: sql<string>`sum(${postings.amount})::text`,
+          n: sql<number>`count(*)::int`,
+        })
+        .from(postings)
+        .groupBy(postings.entryId);
+      expect(sums).toEqual([{ entryId: expect.any(Number) as number, total: '0', n: 2 }]);
     } finally {
       await demo.close();
     }

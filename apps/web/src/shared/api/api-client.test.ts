@@ -37,8 +37,12 @@ describe('api client', () => {
   });
 
   it('adds lang and token and returns the parsed data', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 3 } })));
-    await expect(api.request({ path: '/x', query: { user_id: 7 }, schema: ZData })).resolves.toEqual({ n: 3 });
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 3 } })),
+    );
+    await expect(api.request({ path: '/x', query: { user_id: 7 }, schema: ZData })).resolves.toEqual({
+      n: 3,
+    });
     const [url, init] = deps.fetch.mock.calls[0] ?? [];
     expect(url).toBe('/api/x?user_id=7&lang=jp');
     expect((init?.headers as Record<string, string>).token).toBe('tok');
@@ -46,7 +50,9 @@ describe('api client', () => {
   });
 
   it('sends a JSON body on POST', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 1 } })));
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 1 } })),
+    );
     await api.request({ method: 'POST', path: '/y', body: { a: 1 }, schema: ZData });
     const init = deps.fetch.mock.calls[0]?.[1];
     expect(init?.method).toBe('POST');
@@ -55,7 +61,9 @@ describe('api client', () => {
 
   it('toasts the msg for 2000 ms and rejects with an ApiError when code is not 1', async () => {
     const { deps, api } = setup(() =>
-      Promise.resolve(jsonResponse(409, { code: 1001, msg: 'この携帯電話番号はすでに登録されています', data: null })),
+      Promise.resolve(
+        jsonResponse(409, { code: 1001, msg: 'この携帯電話番号はすでに登録されています', data: null }),
+      ),
     );
     const error: unknown = await api.request({ path: '/x', schema: ZData }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -80,8 +88,13 @@ describe('api client', () => {
   });
 
   it('on 401 clears the session, shows the expiry message and opens login after 1500 ms', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null })));
-    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({ code: 401, status: 401 });
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null })),
+    );
+    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({
+      code: 401,
+      status: 401,
+    });
     expect(deps.clearSession).toHaveBeenCalledOnce();
     expect(deps.toast).toHaveBeenCalledWith('expired', 2000);
     expect(deps.openLogin).not.toHaveBeenCalled();
@@ -92,14 +105,21 @@ describe('api client', () => {
   });
 
   it('schedules one redirect for several 401s', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null })));
-    await Promise.allSettled([api.request({ path: '/a', schema: ZData }), api.request({ path: '/b', schema: ZData })]);
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null })),
+    );
+    await Promise.allSettled([
+      api.request({ path: '/a', schema: ZData }),
+      api.request({ path: '/b', schema: ZData }),
+    ]);
     vi.advanceTimersByTime(1500);
     expect(deps.openLogin).toHaveBeenCalledOnce();
   });
 
   it('treats a failed login (HTTP 401 with its own code) as a normal failure', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(401, { code: 1007, msg: 'wrong', data: null })));
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(401, { code: 1007, msg: 'wrong', data: null })),
+    );
     await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({ code: 1007 });
     expect(deps.clearSession).not.toHaveBeenCalled();
     expect(deps.toast).toHaveBeenCalledWith('wrong', 2000);
@@ -125,17 +145,23 @@ describe('api client', () => {
 
   it('toasts a network error and rejects', async () => {
     const { deps, api } = setup(() => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({ code: CLIENT_CODES.network });
+    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({
+      code: CLIENT_CODES.network,
+    });
     expect(deps.toast).toHaveBeenCalledWith('network (Failed to fetch)', 2000);
   });
 
   it('rejects an answer that does not match the schema', async () => {
     const { api } = setup(() => Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 'x' } })));
-    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({ code: CLIENT_CODES.badResponse });
+    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({
+      code: CLIENT_CODES.badResponse,
+    });
   });
 
   it('can skip the toast', async () => {
-    const { deps, api } = setup(() => Promise.resolve(jsonResponse(422, { code: 1003, msg: 'bad code', data: null })));
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(422, { code: 1003, msg: 'bad code', data: null })),
+    );
     await expect(api.request({ path: '/x', schema: ZData, toast: false })).rejects.toBeInstanceOf(ApiError);
     expect(deps.toast).not.toHaveBeenCalled();
   });

@@ -1,4 +1,4 @@
-import { ERRORS, OK_CODE, ZFailureEnvelope, envelope, type LangCode } from '@kabuto/contract';
+import { ERRORS, OK_CODE, ZFailureEnvelope, type LangCode } from '@kabuto/contract';
 import type { z } from 'zod';
 import { ApiError, CLIENT_CODES } from './api-error';
 
@@ -84,9 +84,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       return error;
     };
     const controller = new AbortController();
-    let timedOut = false;
     const timer = setTimer(() => {
-      timedOut = true;
       controller.abort();
     }, timeoutMs);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -107,12 +105,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       payload = text === '' ? null : (JSON.parse(text) as unknown);
     } catch (cause) {
       const texts = deps.texts();
-      if (timedOut) throw fail(new ApiError({ code: CLIENT_CODES.timeout, msg: texts.timeout, status: 0 }));
+      if (controller.signal.aborted)
+        throw fail(new ApiError({ code: CLIENT_CODES.timeout, msg: texts.timeout, status: 0 }));
       if (cause instanceof SyntaxError) {
         throw fail(new ApiError({ code: CLIENT_CODES.badResponse, msg: texts.badResponse, status: 0 }));
       }
       const detail = cause instanceof Error && cause.message !== '' ? cause.message : 'error';
-      throw fail(new ApiError({ code: CLIENT_CODES.network, msg: `${texts.network} (${detail})`, status: 0 }));
+      throw fail(
+        new ApiError({ code: CLIENT_CODES.network, msg: `${texts.network} (${detail})`, status: 0 }),
+      );
     } finally {
       clearTimer(timer);
     }
@@ -121,7 +122,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (!failure.success) {
       if (response.status === 401) throw sessionExpired(401, payload);
       throw fail(
-        new ApiError({ code: CLIENT_CODES.badResponse, msg: deps.texts().badResponse, status: response.status }),
+        new ApiError({
+          code: CLIENT_CODES.badResponse,
+          msg: deps.texts().badResponse,
+          status: response.status,
+        }),
       );
     }
     const { code, msg, data } = failure.data;
@@ -130,7 +135,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (code !== OK_CODE || !response.ok) {
       throw fail(new ApiError({ code, msg: msg === '' ? 'error' : msg, data, status: response.status }));
     }
-    const parsed = envelope(options.schema).safeParse(payload);
+    const parsed = options.schema.safeParse(data);
     if (!parsed.success) {
       throw fail(
         new ApiError({
@@ -141,7 +146,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         }),
       );
     }
-    return parsed.data.data as z.output<S>;
+    return parsed.data;
   }
 
   return { request };

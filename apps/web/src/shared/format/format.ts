@@ -28,6 +28,6 @@ export function formatDateTime(iso: string | Date, locale: Locale): string {
 }
 
 export function formatDate(iso: string | Date, locale: Locale): string {
-  const date = typeof iso === 'string' ? new Date(`${iso.length === 10 ? `${iso}T00:00:00+09:00` : iso}`) : iso;
+  const date = typeof iso === 'string' ? new Date(iso.length === 10 ? `${iso}T00:00:00+09:00` : iso) : iso;
   return new Intl.DateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, dateStyle: 'long' }).format(date);
 }

@@ -43,7 +43,9 @@ describe('navigation rules', () => {
 
   it('reports an unknown page', () => {
     const { nav } = setup();
-    expect(nav.navigateTo('/subPackages/nope/nope')?.message).toBe('page "/subPackages/nope/nope" is not found');
+    expect(nav.navigateTo('/subPackages/nope/nope')?.message).toBe(
+      'page "/subPackages/nope/nope" is not found',
+    );
     expect(nav.switchTab('/pages/nope/nope')?.message).toBe('page "/pages/nope/nope" is not found');
     expect(nav.redirectTo('/x?y=1')?.message).toBe('page "/x?y=1" is not found');
   });

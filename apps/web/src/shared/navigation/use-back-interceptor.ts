@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router';
+import { NavigationType, useBlocker } from 'react-router';
 
 /**
  * Lets a page intercept back navigation (the navigation bar's arrow and the browser's back button both
@@ -10,7 +10,9 @@ export function useBackInterceptor(handler: () => boolean): void {
   useEffect(() => {
     handlerRef.current = handler;
   }, [handler]);
-  const blocker = useBlocker(({ historyAction }) => historyAction === 'POP' && handlerRef.current());
+  const blocker = useBlocker(
+    ({ historyAction }) => historyAction === NavigationType.Pop && handlerRef.current(),
+  );
   useEffect(() => {
     if (blocker.state === 'blocked') blocker.reset();
   }, [blocker]);

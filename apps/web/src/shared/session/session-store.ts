@@ -1,4 +1,11 @@
-import { DEFAULT_LANG, isLangCode, risesInRedByDefault, ZUserInfo, type LangCode, type TUserInfo } from '@kabuto/contract';
+import {
+  DEFAULT_LANG,
+  isLangCode,
+  risesInRedByDefault,
+  ZUserInfo,
+  type LangCode,
+  type TUserInfo,
+} from '@kabuto/contract';
 
 /**
  * What the app keeps locally (specification §3): token, userId, userInfo, locale and an anonymous device

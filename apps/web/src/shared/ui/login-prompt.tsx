@@ -10,10 +10,23 @@ export function LoginPrompt({ message }: { message?: string }) {
     <div className="login-prompt">
       <Result status="info" title={message ?? t('user.loginPrompt')} />
       <div className="login-prompt__actions">
-        <Button block color="primary" onClick={() => navigateTo(PAGE_PATHS.login)}>
+        <Button
+          block
+          color="primary"
+          onClick={() => {
+            navigateTo(PAGE_PATHS.login);
+          }}
+        >
           {t('user.login')}
         </Button>
-        <Button block fill="outline" color="primary" onClick={() => navigateTo(PAGE_PATHS.register)}>
+        <Button
+          block
+          fill="outline"
+          color="primary"
+          onClick={() => {
+            navigateTo(PAGE_PATHS.register);
+          }}
+        >
           {t('user.register')}
         </Button>
       </div>

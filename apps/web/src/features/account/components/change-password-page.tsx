@@ -37,7 +37,9 @@ export function ChangePasswordPage() {
           status="success"
           title={t('changePassword.success')}
           description={
-            revoked > 0 ? t('changePassword.sessionsRevoked', { count: revoked }) : t('changePassword.noOtherSessions')
+            revoked > 0
+              ? t('changePassword.sessionsRevoked', { count: revoked })
+              : t('changePassword.noOtherSessions')
           }
         />
         <div className="form-page">

@@ -63,7 +63,12 @@ function SetTxnPasswordForm() {
     });
   });
   return (
-    <form className="form-page" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={t('txnPassword.submitSet')}>
+    <form
+      className="form-page"
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      aria-label={t('txnPassword.submitSet')}
+    >
       <p className="form-page__intro">{t('txnPassword.setIntro')}</p>
       <TextField
         control={form.control}

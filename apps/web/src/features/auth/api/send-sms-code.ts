@@ -1,4 +1,4 @@
-import { ZSendSmsCodeRequest, ZSendSmsCodeResponse } from '@kabuto/contract';
+import { ZSendSmsCodeResponse, type ZSendSmsCodeRequest } from '@kabuto/contract';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';

@@ -10,7 +10,12 @@ import { redirectTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
-import { registerFormSchema, useRegister, type RegisterFormInput, type RegisterFormOutput } from '../api/register';
+import {
+  registerFormSchema,
+  useRegister,
+  type RegisterFormInput,
+  type RegisterFormOutput,
+} from '../api/register';
 import { useSendSmsCode } from '../api/send-sms-code';
 import { useCountdown } from '../hooks/use-countdown';
 
@@ -35,7 +40,10 @@ export function RegisterPage() {
   const onSendCode = () => {
     const parsed = ZPhone.safeParse(form.getValues('phone'));
     if (!parsed.success) {
-      form.setError('phone', { type: 'validate', message: parsed.error.issues[0]?.message ?? 'validation.phoneFormat' });
+      form.setError('phone', {
+        type: 'validate',
+        message: parsed.error.issues[0]?.message ?? 'validation.phoneFormat',
+      });
       return;
     }
     form.clearErrors('phone');
@@ -65,10 +73,18 @@ export function RegisterPage() {
     });
   });
 
-  const sendLabel = countdown.remaining > 0 ? t('register.resendIn', { seconds: countdown.remaining }) : t('register.sendCode');
+  const sendLabel =
+    countdown.remaining > 0
+      ? t('register.resendIn', { seconds: countdown.remaining })
+      : t('register.sendCode');
 
   return (
-    <form className="form-page" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={t('titles.register')}>
+    <form
+      className="form-page"
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      aria-label={t('titles.register')}
+    >
       <TextField
         control={form.control}
         name="phone"

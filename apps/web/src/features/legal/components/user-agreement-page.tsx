@@ -24,7 +24,9 @@ export function UserAgreementPage() {
 
   return (
     <div className="legal" lang={locale}>
-      <p className="legal__effective">{t('agreement.effective', { date: formatDate(USER_AGREEMENT_EFFECTIVE_DATE, locale) })}</p>
+      <p className="legal__effective">
+        {t('agreement.effective', { date: formatDate(USER_AGREEMENT_EFFECTIVE_DATE, locale) })}
+      </p>
       <nav aria-label={t('agreement.contents')} className="legal__toc">
         <ul>
           {docs.map((doc) => (
@@ -43,7 +45,12 @@ export function UserAgreementPage() {
         </ul>
       </nav>
       {docs.map((doc) => (
-        <article key={doc.id} id={`doc-${doc.id}`} className="legal__doc" aria-labelledby={`doc-${doc.id}-title`}>
+        <article
+          key={doc.id}
+          id={`doc-${doc.id}`}
+          className="legal__doc"
+          aria-labelledby={`doc-${doc.id}-title`}
+        >
           <h2 id={`doc-${doc.id}-title`}>{doc.title}</h2>
           {doc.sections.map((s) => (
             <section key={s.heading}>

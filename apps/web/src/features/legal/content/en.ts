@@ -27,7 +27,7 @@ export const en: LegalTexts = [
       {
         heading: 'Article 4. Deposits and withdrawals',
         paragraphs: [
-          'Deposits are accepted only through the deposit page of this app, to accounts in the Company\'s name shown there.',
+          "Deposits are accepted only through the deposit page of this app, to accounts in the Company's name shown there.",
           'Withdrawals are paid only to a bank account in your own name that you have registered. The minimum withdrawal is 10,000 yen and there is no withdrawal fee. Requests are accepted on business days from 9:00 to 11:30 and from 12:30 to 15:30 (Japan time) and are credited within 24 hours.',
           'The Company never asks for any fee, tax, deposit, "unlocking" payment or other payment in order to release a withdrawal. Anyone who asks you for such a payment is not acting for the Company.',
         ],
@@ -46,12 +46,14 @@ export const en: LegalTexts = [
       },
       {
         heading: 'Article 7. Fees',
-        paragraphs: ['Any fee for a transaction is shown to you before you confirm it. No fee is charged that was not shown.'],
+        paragraphs: [
+          'Any fee for a transaction is shown to you before you confirm it. No fee is charged that was not shown.',
+        ],
       },
       {
         heading: 'Article 8. Prohibited conduct',
         paragraphs: [
-          'You may not use another person\'s identity, use the services for money laundering or other unlawful purposes, manipulate prices, or interfere with the operation of the services.',
+          "You may not use another person's identity, use the services for money laundering or other unlawful purposes, manipulate prices, or interfere with the operation of the services.",
         ],
       },
       {

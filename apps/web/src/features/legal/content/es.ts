@@ -46,7 +46,9 @@ export const es: LegalTexts = [
       },
       {
         heading: 'Artículo 7. Comisiones',
-        paragraphs: ['Toda comisión de una operación se le muestra antes de que la confirme. No se cobra ninguna comisión que no se haya mostrado.'],
+        paragraphs: [
+          'Toda comisión de una operación se le muestra antes de que la confirme. No se cobra ninguna comisión que no se haya mostrado.',
+        ],
       },
       {
         heading: 'Artículo 8. Conductas prohibidas',

@@ -27,7 +27,7 @@ export const fr: LegalTexts = [
       {
         heading: 'Article 4. Dépôts et retraits',
         paragraphs: [
-          "Les dépôts sont acceptés uniquement via la page de dépôt de cette application, sur les comptes au nom de la Société qui y sont indiqués.",
+          'Les dépôts sont acceptés uniquement via la page de dépôt de cette application, sur les comptes au nom de la Société qui y sont indiqués.',
           "Les retraits sont versés uniquement sur un compte bancaire à votre nom que vous avez enregistré. Le retrait minimum est de 10 000 yens et aucun frais de retrait n'est prélevé. Les demandes sont acceptées les jours ouvrés de 9 h à 11 h 30 et de 12 h 30 à 15 h 30 (heure du Japon) et sont créditées sous 24 heures.",
           "La Société ne demande jamais de frais, d'impôt, de dépôt de garantie, de paiement de « déblocage » ni aucun autre paiement pour libérer un retrait. Toute personne qui vous demande un tel paiement n'agit pas pour la Société.",
         ],
@@ -46,7 +46,9 @@ export const fr: LegalTexts = [
       },
       {
         heading: 'Article 7. Frais',
-        paragraphs: ["Tous frais liés à une opération vous sont indiqués avant que vous la confirmiez. Aucun frais non indiqué n'est prélevé."],
+        paragraphs: [
+          "Tous frais liés à une opération vous sont indiqués avant que vous la confirmiez. Aucun frais non indiqué n'est prélevé.",
+        ],
       },
       {
         heading: 'Article 8. Comportements interdits',

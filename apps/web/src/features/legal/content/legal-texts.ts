@@ -7,4 +7,11 @@ import type { LegalTexts } from './types';
 import { zhHans } from './zh-Hans';
 import { zhHant } from './zh-Hant';
 
-export const LEGAL_TEXTS: Record<Locale, LegalTexts> = { ja, 'zh-Hans': zhHans, 'zh-Hant': zhHant, en, es, fr };
+export const LEGAL_TEXTS: Record<Locale, LegalTexts> = {
+  ja,
+  'zh-Hans': zhHans,
+  'zh-Hant': zhHant,
+  en,
+  es,
+  fr,
+};

@@ -24,17 +24,20 @@ export function SettingsPage() {
       </List>
       <List header={t('settings.priceColors')}>
         <List.Item>
-          <Radio.Group
-            value={priceColors}
-            onChange={(value) => {
-              if (value === 'red-up' || value === 'green-up') sessionStore.setPriceColors(value satisfies PriceColors);
-            }}
-          >
-            <Space direction="vertical" role="radiogroup" aria-label={t('settings.priceColors')}>
-              <Radio value="red-up">{t('settings.redUp')}</Radio>
-              <Radio value="green-up">{t('settings.greenUp')}</Radio>
-            </Space>
-          </Radio.Group>
+          <div role="radiogroup" aria-label={t('settings.priceColors')}>
+            <Radio.Group
+              value={priceColors}
+              onChange={(value) => {
+                if (value === 'red-up' || value === 'green-up')
+                  sessionStore.setPriceColors(value satisfies PriceColors);
+              }}
+            >
+              <Space direction="vertical">
+                <Radio value="red-up">{t('settings.redUp')}</Radio>
+                <Radio value="green-up">{t('settings.greenUp')}</Radio>
+              </Space>
+            </Radio.Group>
+          </div>
           <p className="price-preview">
             <Trans
               i18nKey="settings.preview"
@@ -46,9 +49,13 @@ export function SettingsPage() {
       </List>
       <List header={t('titles.settings')}>
         {loggedIn && <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>}
-        {loggedIn && <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>}
+        {loggedIn && (
+          <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>
+        )}
         <MenuLink to={PAGE_PATHS.userAgreement}>{t('settings.userAgreement')}</MenuLink>
-        <List.Item extra={<span data-testid="app-version">{APP_VERSION}</span>}>{t('settings.version')}</List.Item>
+        <List.Item extra={<span data-testid="app-version">{APP_VERSION}</span>}>
+          {t('settings.version')}
+        </List.Item>
         {loggedIn && <MenuButton onClick={() => void confirmLogout()}>{t('settings.logout')}</MenuButton>}
       </List>
     </>

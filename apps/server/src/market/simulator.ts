@@ -1,0 +1,688 @@
+import { sen } from '@kabuto/contract';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { tokyoInstant, tokyoParts } from '../lib/tokyo-time.js';
+import {
+  aggregate,
+  AUCTION_INDEX,
+  minuteBuckets,
+  monthOf,
+  toBar,
+  weekOf,
+  type RawBar,
+} from './bars.js';
+import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
+import { extendDaily, generateDaily, SESSIONS_PER_YEAR, type DailySeries } from './daily-series.js';
+import { generateIntraday, secondPath, type IntradayPath } from './intraday.js';
+import { referenceData, type IndexId, type ReferenceData } from './instruments.js';
+import { INDEX_GRID, stockGrid, type PriceGrid } from './price-grid.js';
+import {
+  DEFAULT_BAR_LIMIT,
+  MAX_BAR_LIMIT,
+  UnknownSymbolError,
+  type Bar,
+  type BarPeriod,
+  type BarQuery,
+  type IndexQuote,
+  type MarketDataProvider,
+  type MarketEvent,
+  type MarketListener,
+  type Quote,
+} from './provider.js';
+import { dayNumber, hashString, mixKeys, Rng } from './random.js';
+import {
+  CONTINUOUS_MINUTES,
+  marketPosition,
+  sessionMinuteToClock,
+  sessionState,
+  TSE_HOURS,
+  type MarketClockMode,
+  type MarketPosition,
+  type SessionStatus,
+} from './sessions.js';
+
+/** History starts at the first business day the holiday list covers. */
+export const DEFAULT_HISTORY_START = '2024-01-04';
+export const DEFAULT_TICK_INTERVAL_MS = 1_000;
+/** Share of symbols that tick on each beat (so each symbol ticks every few seconds on average). */
+export const DEFAULT_TICK_FRACTION = 0.3;
+/** Weight of the market-wide factor in each stock's daily shock (correlation with TOPIX ≈ 0.6). */
+export const STOCK_MARKET_BETA = 0.6;
+
+const INTRADAY_CACHE_SIZE = 1_024;
+const SECONDS_CACHE_SIZE = 4_096;
+const INDEX_PATH_CACHE_SIZE = 64;
+
+export interface SimulatorOptions {
+  /** the same seed and clock give the same prices (default 1) */
+  seed?: number | string;
+  clock?: Clock;
+  mode?: MarketClockMode;
+  calendar?: TradingCalendar;
+  data?: ReferenceData;
+  /** first day of history (default DEFAULT_HISTORY_START) */
+  historyStart?: IsoDate;
+  /** live feed beat (default 1 s) */
+  tickIntervalMs?: number;
+  /** share of symbols ticking per beat, in (0, 1] (default 0.3) */
+  tickFraction?: number;
+  /** the codes to quote (default: every calibrated stock, i.e. the Nikkei 225) */
+  codes?: readonly string[];
+}
+
+/** What the simulator needs to walk one instrument (a stock in sen, or TOPIX in hundredths of a point). */
+interface Spec {
+  id: string;
+  key: number;
+  grid: PriceGrid;
+  /** daily volatility */
+  sigma: number;
+  annVolatility: number;
+  beta: number;
+  refDate: IsoDate;
+  refClose: number;
+  prevClose: number;
+  avgVolume: number;
+}
+
+/** The running figures of one instrument at a market position, in grid units. */
+interface Snapshot {
+  date: IsoDate;
+  last: number;
+  /** the price before `last` (for the bid/ask side) */
+  before: number;
+  open: number;
+  high: number;
+  low: number;
+  prevClose: number;
+  volume: number;
+  turnover: number;
+}
+
+interface IndexPath {
+  level: Float64Array;
+  prefixMax: Float64Array;
+  prefixMin: Float64Array;
+}
+
+const INDEX_NAMES: Record<IndexId, { ja: string; en: string }> = {
+  nikkei225: { ja: '日経平均株価', en: 'Nikkei 225' },
+  topix: { ja: 'TOPIX', en: 'TOPIX' },
+};
+
+function remember<K, V>(cache: Map<K, V>, key: K, max: number, make: () => V): V {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const value = make();
+  cache.set(key, value);
+  if (cache.size > max) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  return value;
+}
+
+function roundPoints(centi: number): number {
+  return Math.round(centi) / 100;
+}
+
+function toInstant(value: Date | string, name: string): Date {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw new RangeError(`${name} is not a date: ${String(value)}`);
+  return d;
+}
+
+/**
+ * The default market data provider: a deterministic simulation of the Nikkei 225 stocks and the two
+ * indices, calibrated to market-data/calibration.csv.
+ *
+ * Determinism: every random draw comes from a counter-based stream keyed by (seed, code, trading day
+ * [, minute]), so a day's or a minute's prices are computed directly, never by replaying earlier
+ * minutes. Daily closes are a GBM per business day (sigma = ann_volatility / sqrt(245), a market factor
+ * shared with TOPIX) walked forward and backward from the calibration closes, so ref_date closes at
+ * ref_close and the day before at prev_close; the daily series is cached per code. Each day's minutes
+ * are a seeded Brownian bridge from open to close through the day's high and low; each minute's seconds
+ * likewise through that minute's bar. Every price is clamped into the day's limits, then rounded to a
+ * valid tick.
+ */
+export class MarketSimulator implements MarketDataProvider {
+  readonly simulated = true;
+  readonly clockMode: MarketClockMode;
+  readonly codes: readonly string[];
+
+  private readonly clock: Clock;
+  private readonly calendar: TradingCalendar;
+  private readonly seedKey: number;
+  private readonly tickIntervalMs: number;
+  private readonly tickFraction: number;
+  private readonly specs = new Map<string, Spec>();
+  private readonly topix: Spec;
+  private readonly nikkeiCodes: readonly string[];
+  /** sum of the Nikkei members' ref_close (sen) divided by ref_level in hundredths of a point */
+  private readonly nikkeiDivisor: number;
+  private readonly days: IsoDate[] = [];
+  private readonly dayIndex = new Map<IsoDate, number>();
+  private readonly daily = new Map<string, DailySeries>();
+  private readonly intradayCache = new Map<string, IntradayPath>();
+  private readonly secondsCache = new Map<string, Float64Array>();
+  private readonly nikkeiPaths = new Map<IsoDate, IndexPath>();
+  private readonly listeners = new Set<MarketListener>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private lastPhase: string | undefined;
+
+  constructor(options: SimulatorOptions = {}) {
+    const data = options.data ?? referenceData();
+    this.clock = options.clock ?? systemClock;
+    this.calendar = options.calendar ?? tradingCalendar();
+    this.clockMode = options.mode ?? 'tokyo';
+    this.seedKey = hashString(String(options.seed ?? 1));
+    this.tickIntervalMs = options.tickIntervalMs ?? DEFAULT_TICK_INTERVAL_MS;
+    this.tickFraction = options.tickFraction ?? DEFAULT_TICK_FRACTION;
+    if (!(this.tickIntervalMs > 0)) throw new RangeError('tickIntervalMs must be positive');
+    if (!(this.tickFraction > 0 && this.tickFraction <= 1)) {
+      throw new RangeError('tickFraction must be in (0, 1]');
+    }
+    const marketKey = mixKeys(this.seedKey, 0x6d6b74);
+
+    for (const cal of data.calibration.values()) {
+      const instrument = data.byCode.get(cal.code);
+      if (!instrument) throw new Error(`calibration for unknown code ${cal.code}`);
+      this.specs.set(cal.code, {
+        id: cal.code,
+        key: mixKeys(this.seedKey, hashString(cal.code)),
+        grid: stockGrid(instrument.is_topix500),
+        sigma: cal.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
+        annVolatility: cal.ann_volatility,
+        beta: STOCK_MARKET_BETA,
+        refDate: cal.ref_date,
+        refClose: cal.ref_close,
+        prevClose: cal.prev_close,
+        avgVolume: cal.avg_volume_60d,
+      });
+    }
+    const topix = data.indexCalibration.get('topix');
+    const nikkei = data.indexCalibration.get('nikkei225');
+    if (!topix || !nikkei) throw new Error('index_calibration.csv needs nikkei225 and topix');
+    this.topix = {
+      id: 'topix',
+      key: marketKey,
+      grid: INDEX_GRID,
+      sigma: topix.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
+      annVolatility: topix.ann_volatility,
+      beta: 1,
+      refDate: topix.ref_date,
+      refClose: topix.ref_level_centi,
+      prevClose: topix.prev_level_centi,
+      avgVolume: 0,
+    };
+    this.nikkeiCodes = data.nikkei225.map((i) => i.code).filter((c) => this.specs.has(c));
+    const refSum = this.nikkeiCodes.reduce((sum, c) => sum + (this.specs.get(c)?.refClose ?? 0), 0);
+    this.nikkeiDivisor = refSum / nikkei.ref_level_centi;
+    if (this.nikkeiCodes.some((c) => this.specs.get(c)?.refDate !== nikkei.ref_date)) {
+      throw new Error('Nikkei 225 members and the index must share one ref_date');
+    }
+
+    const codes = options.codes ?? [...this.specs.keys()].sort();
+    for (const code of codes) {
+      if (!this.specs.has(code)) throw new UnknownSymbolError(code);
+    }
+    this.codes = [...codes];
+
+    const historyStart = this.calendar.onOrAfter(options.historyStart ?? DEFAULT_HISTORY_START);
+    let first = this.calendar.previousBusinessDay(historyStart);
+    for (const spec of [...this.specs.values(), this.topix]) {
+      const beforeRef = this.calendar.previousBusinessDay(this.calendar.previousBusinessDay(spec.refDate));
+      if (beforeRef < first) first = beforeRef;
+    }
+    this.days.push(first);
+    this.dayIndex.set(first, 0);
+    this.ensureDays(this.topix.refDate);
+  }
+
+  /** The exchange state now, in this simulator's clock mode. */
+  session(): SessionStatus {
+    return sessionState(this.clock.now(), { mode: this.clockMode, calendar: this.calendar });
+  }
+
+  quote(code: string): Quote | undefined {
+    const spec = this.specs.get(code);
+    return spec ? this.quoteAt(spec, this.position(this.clock.now())) : undefined;
+  }
+
+  quotes(codes: readonly string[]): Quote[] {
+    const pos = this.position(this.clock.now());
+    const out: Quote[] = [];
+    for (const code of codes) {
+      const spec = this.specs.get(code);
+      const q = spec ? this.quoteAt(spec, pos) : undefined;
+      if (q) out.push(q);
+    }
+    return out;
+  }
+
+  bars(code: string, period: BarPeriod, query: BarQuery = {}): Promise<Bar[]> {
+    try {
+      return Promise.resolve(this.barsNow(code, period, query));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** bars() without the promise. */
+  barsNow(code: string, period: BarPeriod, query: BarQuery = {}): Bar[] {
+    const spec = this.specs.get(code);
+    if (!spec) throw new UnknownSymbolError(code);
+    const now = this.clock.now();
+    const to = query.to === undefined ? now : toInstant(query.to, 'to');
+    const pos = this.position(to.getTime() < now.getTime() ? to : now);
+    const j = this.dayIndex.get(pos.date);
+    if (j === undefined || j < 1) return [];
+    const from = query.from === undefined ? undefined : toInstant(query.from, 'from');
+    const fromDate = from ? tokyoParts(from).date : undefined;
+    const limit = Math.max(1, Math.min(MAX_BAR_LIMIT, Math.floor(query.limit ?? DEFAULT_BAR_LIMIT)));
+
+    if (period === 'intraday') return this.minuteBars(spec, j, pos, 1).map(toBar);
+    const minutes = { '1m': 1, '5m': 5, '7m': 7, '15m': 15, '30m': 30, '45m': 45 } as const;
+    if (period in minutes) {
+      const n = minutes[period as keyof typeof minutes];
+      const collected: RawBar[][] = [];
+      let count = 0;
+      for (let d = j; d >= 1 && count < limit; d--) {
+        if (fromDate !== undefined && (this.days[d] ?? '') < fromDate) break;
+        const dayBars = this.minuteBars(spec, d, d === j ? pos : null, n);
+        collected.push(dayBars);
+        count += dayBars.length;
+      }
+      const all = collected.reverse().flat();
+      const kept = from ? all.filter((b) => b.time >= from.getTime()) : all;
+      return kept.slice(-limit).map(toBar);
+    }
+    const daily = this.dailyBars(spec, j, pos);
+    const grouped =
+      period === '1w'
+        ? aggregate(daily, (b) => weekOf(b.date))
+        : period === '1mo'
+          ? aggregate(daily, (b) => monthOf(b.date))
+          : daily;
+    const kept = fromDate ? grouped.filter((b) => b.date >= fromDate) : grouped;
+    return kept.slice(-limit).map(toBar);
+  }
+
+  indices(): IndexQuote[] {
+    return this.indicesAt(this.position(this.clock.now()));
+  }
+
+  subscribe(listener: MarketListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.beat();
+    }, this.tickIntervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.lastPhase = undefined;
+  }
+
+  /**
+   * One beat of the live feed (start() calls it every tickIntervalMs). When the session phase changes
+   * (and on the first beat) every symbol and both indices are sent; during continuous trading a seeded
+   * random share (tickFraction) of the symbols and both indices are sent; otherwise nothing, since
+   * prices do not move outside sessions.
+   */
+  beat(): void {
+    const now = this.clock.now();
+    const status = sessionState(now, { mode: this.clockMode, calendar: this.calendar });
+    const phase = `${status.trading_date}|${status.state}`;
+    const changed = phase !== this.lastPhase;
+    this.lastPhase = phase;
+    if (!changed && !status.continuous) return;
+    const pos = this.position(now);
+    const rng = new Rng(mixKeys(this.seedKey, Math.floor(now.getTime() / this.tickIntervalMs), 0xbea7));
+    for (const code of this.codes) {
+      const picked = rng.float() < this.tickFraction;
+      const spec = this.specs.get(code);
+      if (!spec || (!changed && !picked)) continue;
+      const quote = this.quoteAt(spec, pos);
+      if (quote) this.emit({ type: 'quote', quote });
+    }
+    for (const index of this.indicesAt(pos)) this.emit({ type: 'index', index });
+  }
+
+  private emit(event: MarketEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // one failing subscriber must not stop the feed for the others
+      }
+    }
+  }
+
+  private position(at: Date): MarketPosition {
+    const pos = marketPosition(at, { mode: this.clockMode, calendar: this.calendar });
+    this.ensureDays(pos.date);
+    return pos;
+  }
+
+  private ensureDays(upTo: IsoDate): void {
+    let last = this.days[this.days.length - 1] ?? upTo;
+    while (last < upTo) {
+      last = this.calendar.nextBusinessDay(last);
+      this.dayIndex.set(last, this.days.length);
+      this.days.push(last);
+    }
+  }
+
+  private series(spec: Spec): DailySeries {
+    const params = {
+      key: spec.key,
+      marketKey: this.topix.key,
+      beta: spec.beta,
+      annVolatility: spec.annVolatility,
+      grid: spec.grid,
+      refDate: spec.refDate,
+      refClose: spec.refClose,
+      prevClose: spec.prevClose,
+      avgVolume: spec.avgVolume,
+    };
+    let s = this.daily.get(spec.id);
+    if (!s) {
+      s = generateDaily(this.days, params);
+      this.daily.set(spec.id, s);
+    } else if (s.close.length < this.days.length) {
+      extendDaily(s, this.days, params);
+    }
+    return s;
+  }
+
+  private intraday(spec: Spec, j: number): IntradayPath {
+    const date = this.days[j] ?? '';
+    return remember(this.intradayCache, `${spec.id}|${date}`, INTRADAY_CACHE_SIZE, () => {
+      const s = this.series(spec);
+      const day = {
+        open: s.open[j] ?? 0,
+        high: s.high[j] ?? 0,
+        low: s.low[j] ?? 0,
+        close: s.close[j] ?? 0,
+        volume: s.volume[j] ?? 0,
+      };
+      const rng = new Rng(mixKeys(spec.key, dayNumber(date), 0x1d));
+      return generateIntraday(day, spec.sigma, rng, spec.grid);
+    });
+  }
+
+  private seconds(spec: Spec, j: number, minute: number): Float64Array {
+    const date = this.days[j] ?? '';
+    return remember(this.secondsCache, `${spec.id}|${date}|${minute}`, SECONDS_CACHE_SIZE, () => {
+      const path = this.intraday(spec, j);
+      const bar = {
+        open: path.point[minute] ?? 0,
+        high: path.high[minute] ?? 0,
+        low: path.low[minute] ?? 0,
+        close: path.point[minute + 1] ?? 0,
+      };
+      const rng = new Rng(mixKeys(spec.key, dayNumber(date), 0x5ec0, minute));
+      return secondPath(bar, rng, spec.grid);
+    });
+  }
+
+  private snapshot(spec: Spec, pos: MarketPosition): Snapshot | undefined {
+    const j = this.dayIndex.get(pos.date);
+    if (j === undefined || j < 1) return undefined;
+    const s = this.series(spec);
+    const path = this.intraday(spec, j);
+    const prevClose = s.close[j - 1] ?? 0;
+    const open = s.open[j] ?? 0;
+    if (pos.closed) {
+      const close = s.close[j] ?? 0;
+      return {
+        date: pos.date,
+        last: close,
+        before: path.point[CONTINUOUS_MINUTES - 1] ?? close,
+        open,
+        high: s.high[j] ?? 0,
+        low: s.low[j] ?? 0,
+        prevClose,
+        volume: s.volume[j] ?? 0,
+        turnover: (path.prefixTurnover[CONTINUOUS_MINUTES] ?? 0) + path.auctionVolume * close,
+      };
+    }
+    const k = pos.completedMinutes;
+    let high = path.prefixHigh[k] ?? open;
+    let low = path.prefixLow[k] ?? open;
+    let volume = path.prefixVolume[k] ?? 0;
+    let turnover = path.prefixTurnover[k] ?? 0;
+    let last = path.point[k] ?? open;
+    let before = k > 0 ? (path.point[k - 1] ?? prevClose) : prevClose;
+    if (pos.second !== null && k < CONTINUOUS_MINUTES) {
+      const sec = this.seconds(spec, j, k);
+      for (let x = 0; x <= pos.second; x++) {
+        const p = sec[x] ?? last;
+        high = Math.max(high, p);
+        low = Math.min(low, p);
+      }
+      before = pos.second > 0 ? (sec[pos.second - 1] ?? last) : before;
+      last = sec[pos.second] ?? last;
+      const partial = Math.floor(((path.volume[k] ?? 0) * (pos.second + 1)) / 60 / 100) * 100;
+      volume += partial;
+      turnover += partial * last;
+    }
+    return { date: pos.date, last, before, open, high, low, prevClose, volume, turnover };
+  }
+
+  private quoteAt(spec: Spec, pos: MarketPosition): Quote | undefined {
+    const snap = this.snapshot(spec, pos);
+    if (!snap) return undefined;
+    const { lower, upper } = spec.grid.limits(snap.prevClose);
+    let bid: number;
+    let ask: number;
+    if (snap.last >= snap.before) {
+      ask = snap.last;
+      bid = spec.grid.down(snap.last);
+    } else {
+      bid = snap.last;
+      ask = spec.grid.up(snap.last);
+    }
+    if (bid < lower || bid === ask) {
+      bid = snap.last;
+      ask = spec.grid.up(snap.last);
+    }
+    if (ask > upper) {
+      ask = snap.last;
+      bid = spec.grid.down(snap.last);
+    }
+    const change = snap.last - snap.prevClose;
+    return {
+      code: spec.id,
+      last: sen(snap.last),
+      bid: sen(bid),
+      ask: sen(ask),
+      open: sen(snap.open),
+      high: sen(snap.high),
+      low: sen(snap.low),
+      prev_close: sen(snap.prevClose),
+      volume: snap.volume,
+      turnover: sen(Math.round(snap.turnover)),
+      change: sen(change),
+      change_bp: Math.round((change * 10_000) / snap.prevClose),
+      limit_up: sen(upper),
+      limit_down: sen(lower),
+      trading_date: snap.date,
+      time: pos.asOf.toISOString(),
+      simulated: true,
+    };
+  }
+
+  /** One day's 1-minute bars up to `pos` (all of them with the closing auction when pos is null). */
+  private minuteBars(spec: Spec, j: number, pos: MarketPosition | null, minutes: number): RawBar[] {
+    const date = this.days[j] ?? '';
+    const path = this.intraday(spec, j);
+    const complete = pos === null || pos.closed;
+    const k = complete ? CONTINUOUS_MINUTES : pos.completedMinutes;
+    const bars: { index: number; bar: RawBar }[] = [];
+    const at = (i: number): number => tokyoInstant(date, sessionMinuteToClock(i)).getTime();
+    for (let i = 0; i < k; i++) {
+      bars.push({
+        index: i,
+        bar: {
+          time: at(i),
+          date,
+          open: path.point[i] ?? 0,
+          high: path.high[i] ?? 0,
+          low: path.low[i] ?? 0,
+          close: path.point[i + 1] ?? 0,
+          volume: path.volume[i] ?? 0,
+        },
+      });
+    }
+    if (complete) {
+      const close = path.point[CONTINUOUS_MINUTES] ?? 0;
+      bars.push({
+        index: AUCTION_INDEX,
+        bar: {
+          time: tokyoInstant(date, TSE_HOURS.afternoonClose).getTime(),
+          date,
+          open: close,
+          high: close,
+          low: close,
+          close,
+          volume: path.auctionVolume,
+        },
+      });
+    } else if (pos.second !== null && k < CONTINUOUS_MINUTES) {
+      const sec = this.seconds(spec, j, k);
+      const seen = Array.from(sec.subarray(0, pos.second + 1));
+      bars.push({
+        index: k,
+        bar: {
+          time: at(k),
+          date,
+          open: seen[0] ?? 0,
+          high: Math.max(...seen),
+          low: Math.min(...seen),
+          close: seen[seen.length - 1] ?? 0,
+          volume: Math.floor(((path.volume[k] ?? 0) * (pos.second + 1)) / 60 / 100) * 100,
+        },
+      });
+    }
+    return minutes === 1 ? bars.map((b) => b.bar) : minuteBuckets(date, bars, minutes);
+  }
+
+  /** Daily bars from the first day of history to day j; day j as it stands at `pos`. */
+  private dailyBars(spec: Spec, j: number, pos: MarketPosition): RawBar[] {
+    const s = this.series(spec);
+    const out: RawBar[] = [];
+    for (let d = 1; d < j; d++) {
+      const date = this.days[d] ?? '';
+      out.push({
+        time: tokyoInstant(date, TSE_HOURS.morningOpen).getTime(),
+        date,
+        open: s.open[d] ?? 0,
+        high: s.high[d] ?? 0,
+        low: s.low[d] ?? 0,
+        close: s.close[d] ?? 0,
+        volume: s.volume[d] ?? 0,
+      });
+    }
+    const snap = this.snapshot(spec, pos);
+    if (snap) {
+      out.push({
+        time: tokyoInstant(snap.date, TSE_HOURS.morningOpen).getTime(),
+        date: snap.date,
+        open: snap.open,
+        high: snap.high,
+        low: snap.low,
+        close: snap.last,
+        volume: snap.volume,
+      });
+    }
+    return out;
+  }
+
+  /** The Nikkei 225 level (hundredths of a point) at each minute point of day j. */
+  private nikkeiPath(j: number): IndexPath {
+    const date = this.days[j] ?? '';
+    return remember(this.nikkeiPaths, date, INDEX_PATH_CACHE_SIZE, () => {
+      const level = new Float64Array(CONTINUOUS_MINUTES + 1);
+      for (const code of this.nikkeiCodes) {
+        const spec = this.specs.get(code);
+        if (!spec) continue;
+        const point = this.intraday(spec, j).point;
+        for (let m = 0; m <= CONTINUOUS_MINUTES; m++) level[m] = (level[m] ?? 0) + (point[m] ?? 0);
+      }
+      const prefixMax = new Float64Array(CONTINUOUS_MINUTES + 1);
+      const prefixMin = new Float64Array(CONTINUOUS_MINUTES + 1);
+      for (let m = 0; m <= CONTINUOUS_MINUTES; m++) {
+        const v = (level[m] ?? 0) / this.nikkeiDivisor;
+        level[m] = v;
+        prefixMax[m] = m === 0 ? v : Math.max(prefixMax[m - 1] ?? v, v);
+        prefixMin[m] = m === 0 ? v : Math.min(prefixMin[m - 1] ?? v, v);
+      }
+      return { level, prefixMax, prefixMin };
+    });
+  }
+
+  private indicesAt(pos: MarketPosition): IndexQuote[] {
+    const j = this.dayIndex.get(pos.date);
+    if (j === undefined || j < 1) return [];
+    const time = pos.asOf.toISOString();
+    const make = (
+      id: IndexId,
+      v: { last: number; open: number; high: number; low: number; prevClose: number },
+    ): IndexQuote => {
+      const level = roundPoints(v.last);
+      const prev = roundPoints(v.prevClose);
+      return {
+        id,
+        name_ja: INDEX_NAMES[id].ja,
+        name_en: INDEX_NAMES[id].en,
+        level,
+        open: roundPoints(v.open),
+        high: roundPoints(Math.max(v.high, v.last)),
+        low: roundPoints(Math.min(v.low, v.last)),
+        prev_close: prev,
+        change: Math.round((level - prev) * 100) / 100,
+        change_bp: Math.round(((v.last - v.prevClose) * 10_000) / v.prevClose),
+        trading_date: pos.date,
+        time,
+        simulated: true,
+      };
+    };
+
+    let last = 0;
+    let open = 0;
+    let prevClose = 0;
+    for (const code of this.nikkeiCodes) {
+      const spec = this.specs.get(code);
+      const snap = spec ? this.snapshot(spec, pos) : undefined;
+      if (!snap) continue;
+      last += snap.last;
+      open += snap.open;
+      prevClose += snap.prevClose;
+    }
+    const path = this.nikkeiPath(j);
+    const k = pos.closed ? CONTINUOUS_MINUTES : pos.completedMinutes;
+    const nikkei = make('nikkei225', {
+      last: last / this.nikkeiDivisor,
+      open: open / this.nikkeiDivisor,
+      high: path.prefixMax[k] ?? 0,
+      low: path.prefixMin[k] ?? 0,
+      prevClose: prevClose / this.nikkeiDivisor,
+    });
+    const t = this.snapshot(this.topix, pos);
+    return t ? [nikkei, make('topix', { ...t })] : [nikkei];
+  }
+}

@@ -1,0 +1,33 @@
+import { FixedClock } from '../lib/clock.js';
+import { MarketSimulator } from './simulator.js';
+import { referenceData } from './instruments.js';
+import { tradingCalendar } from './calendar.js';
+let t = performance.now();
+referenceData(); console.log('ref', performance.now() - t); t = performance.now();
+tradingCalendar(); console.log('cal', performance.now() - t); t = performance.now();
+const clock = new FixedClock('2026-02-06T06:30:00Z');
+const sim = new MarketSimulator({ clock, seed: 42 });
+console.log('ctor', performance.now() - t);
+for (const code of ['7203', '6758', '9984', '8306', '9432']) {
+  t = performance.now();
+  sim.barsNow(code, '1d', { limit: 5000 });
+  console.log(code, 'daily', performance.now() - t);
+}
+t = performance.now();
+sim.indices();
+console.log('indices', performance.now() - t);
+t = performance.now();
+sim.indices();
+console.log('indices again', performance.now() - t);
+clock.set('2026-02-09T01:15:30Z');
+t = performance.now();
+sim.indices();
+console.log('indices next day', performance.now() - t);
+clock.set('2026-02-09T01:15:31Z');
+t = performance.now();
+sim.indices();
+console.log('indices next second', performance.now() - t);
+clock.set('2026-02-09T01:16:31Z');
+t = performance.now();
+sim.indices();
+console.log('indices next minute', performance.now() - t);

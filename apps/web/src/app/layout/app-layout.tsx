@@ -1,0 +1,25 @@
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches } from 'react-router';
+import { TAB_ORDER } from '@/shared/navigation/routes';
+import { isRouteHandle } from '../route-handle';
+import { AppNavBar } from './nav-bar';
+import { AppTabBar } from './tab-bar';
+
+/** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const matches = useMatches();
+  const handle = matches.map((m) => m.handle).findLast(isRouteHandle);
+  const isTab = TAB_ORDER.some((p) => p === pathname);
+  const title = handle === undefined ? t('common.appName') : t(handle.titleKey);
+  return (
+    <div className={`app-shell${isTab ? ' app-shell--tabs' : ''}`}>
+      <AppNavBar title={title} showBack={!isTab && handle?.noBack !== true} />
+      <main className="app-main" id="main">
+        <Outlet />
+      </main>
+      {isTab && <AppTabBar activePath={pathname} />}
+    </div>
+  );
+}

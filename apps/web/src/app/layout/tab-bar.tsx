@@ -1,0 +1,44 @@
+import { TabBar } from 'antd-mobile';
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { switchTab } from '@/shared/navigation/nav';
+import { TAB_PATHS } from '@/shared/navigation/routes';
+import { TAB_ICONS } from './tab-icons';
+
+const TABS = [
+  { path: TAB_PATHS.home, key: 'home' },
+  { path: TAB_PATHS.market, key: 'market' },
+  { path: TAB_PATHS.trade, key: 'trade' },
+  { path: TAB_PATHS.news, key: 'news' },
+  { path: TAB_PATHS.user, key: 'user' },
+] as const;
+
+/** The bottom tab bar: five tabs in the specification's order, 50 px high. */
+export function AppTabBar({ activePath }: { activePath: string }) {
+  const { t } = useTranslation();
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
+    if (path !== null && path !== undefined) {
+      event.preventDefault();
+      switchTab(path);
+    }
+  };
+  return (
+    <nav className="app-tab-bar" aria-label={t('tabs.label')} onKeyDown={onKeyDown}>
+      <TabBar activeKey={activePath} onChange={(key) => switchTab(key)}>
+        {TABS.map((tab) => (
+          <TabBar.Item
+            key={tab.path}
+            icon={TAB_ICONS[tab.key]}
+            title={t(`tabs.${tab.key}`)}
+            tabIndex={0}
+            aria-label={t(`tabs.${tab.key}`)}
+            aria-current={tab.path === activePath ? 'page' : undefined}
+            data-path={tab.path}
+          />
+        ))}
+      </TabBar>
+    </nav>
+  );
+}

@@ -1,0 +1,100 @@
+import { createHashRouter, type RouteObject } from 'react-router';
+import { createNavigator } from '@/shared/navigation/navigation';
+import { installNavigator } from '@/shared/navigation/nav';
+import { PAGE_PATHS, ROUTE_TABLE, TAB_PATHS } from '@/shared/navigation/routes';
+import { PageLoading } from '@/shared/ui/page-loading';
+import { AppLayout } from './layout/app-layout';
+import { RouteError } from './route-error';
+import type { RouteHandle } from './route-handle';
+
+/** Pages are loaded per route (lazy) so that the first screen stays small. */
+function page(
+  path: string,
+  titleKey: string,
+  load: () => Promise<React.ComponentType>,
+  extra: Omit<RouteHandle, 'titleKey'> = {},
+): RouteObject {
+  return {
+    path,
+    handle: { titleKey, ...extra } satisfies RouteHandle,
+    lazy: async () => ({ Component: await load() }),
+  };
+}
+
+const loadLoading = () => import('@/features/loading/components/loading-page').then((m) => m.LoadingPage);
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
+    children: [
+      page(PAGE_PATHS.entry, 'titles.loading', loadLoading, { noBack: true }),
+      page(PAGE_PATHS.loading, 'titles.loading', loadLoading, { noBack: true }),
+      // The five tabs, in the specification's order.
+      page(TAB_PATHS.home, 'titles.home', () =>
+        import('@/features/home/components/home-page').then((m) => m.HomePage),
+      ),
+      page(TAB_PATHS.market, 'titles.market', () =>
+        import('@/features/market/components/market-page').then((m) => m.MarketPage),
+      ),
+      page(TAB_PATHS.trade, 'titles.trade', () =>
+        import('@/features/trade/components/trade-page').then((m) => m.TradePage),
+      ),
+      page(TAB_PATHS.news, 'titles.news', () =>
+        import('@/features/news/components/news-page').then((m) => m.NewsPage),
+      ),
+      page(TAB_PATHS.user, 'titles.user', () =>
+        import('@/features/account/components/user-page').then((m) => m.UserPage),
+      ),
+      page(PAGE_PATHS.login, 'titles.login', () =>
+        import('@/features/auth/components/login-page').then((m) => m.LoginPage),
+      ),
+      page(PAGE_PATHS.register, 'titles.register', () =>
+        import('@/features/auth/components/register-page').then((m) => m.RegisterPage),
+      ),
+      page(
+        PAGE_PATHS.logout,
+        'titles.logout',
+        () => import('@/features/auth/components/logout-page').then((m) => m.LogoutPage),
+        { noBack: true },
+      ),
+      page(PAGE_PATHS.settings, 'titles.settings', () =>
+        import('@/features/settings/components/settings-page').then((m) => m.SettingsPage),
+      ),
+      page(PAGE_PATHS.switchLanguage, 'titles.switchLanguage', () =>
+        import('@/features/settings/components/switch-language-page').then((m) => m.SwitchLanguagePage),
+      ),
+      page(PAGE_PATHS.changePassword, 'titles.changePassword', () =>
+        import('@/features/account/components/change-password-page').then((m) => m.ChangePasswordPage),
+      ),
+      page(PAGE_PATHS.transactionPassword, 'titles.transactionPassword', () =>
+        import('@/features/account/components/transaction-password-page').then(
+          (m) => m.TransactionPasswordPage,
+        ),
+      ),
+      page(PAGE_PATHS.userAgreement, 'titles.userAgreement', () =>
+        import('@/features/legal/components/user-agreement-page').then((m) => m.UserAgreementPage),
+      ),
+      page(PAGE_PATHS.webview, 'titles.webview', () =>
+        import('@/features/webview/components/webview-page').then((m) => m.WebviewPage),
+      ),
+    ],
+  },
+];
+
+export function createAppRouter() {
+  const router = createHashRouter(routes);
+  installNavigator(
+    createNavigator({
+      routes: ROUTE_TABLE,
+      navigate: (url, options) => {
+        void router.navigate(url, { replace: options.replace === true });
+      },
+      back: () => {
+        void router.navigate(-1);
+      },
+    }),
+  );
+  return router;
+}
