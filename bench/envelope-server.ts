@@ -47,7 +47,8 @@ async function fastifyServer(): Promise<{ port: number; token: string; sample: s
     invite_code: 'BENCH',
     sms_code: code,
   });
-  const token = (await call('/api/auth/login', { account: phone, password: 'bench123', agree: true })).data.token ?? '';
+  const token =
+    (await call('/api/auth/login', { account: phone, password: 'bench123', agree: true })).data.token ?? '';
   const sample = (await app.inject({ url: '/api/index/getUserInfo', headers: { token } })).body;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

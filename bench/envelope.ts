@@ -11,10 +11,18 @@ import autocannon from 'autocannon';
 const duration = Number(process.env['DURATION'] ?? 5);
 const connections = Number(process.env['CONNECTIONS'] ?? 50);
 
-function start(args: string[]): Promise<{ child: ChildProcess; info: { port: number; token?: string; sample?: string } }> {
+function start(
+  args: string[],
+): Promise<{ child: ChildProcess; info: { port: number; token?: string; sample?: string } }> {
   const child = spawn(
     process.execPath,
-    ['--conditions=@kabuto/source', '--import', 'tsx', new URL('./envelope-server.ts', import.meta.url).pathname, ...args],
+    [
+      '--conditions=@kabuto/source',
+      '--import',
+      'tsx',
+      new URL('./envelope-server.ts', import.meta.url).pathname,
+      ...args,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {

@@ -18,4 +18,4 @@ const stop = (signal) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
-for (const child of children) child.on('exit', (code) => process.exitCode ??= code ?? 0);
+for (const child of children) child.on('exit', (code) => (process.exitCode ??= code ?? 0));

@@ -25,7 +25,16 @@ const step = (name, command, args, env = {}) => {
 
 step('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
 step('format', 'npx', ['prettier', '--check', '.']);
-step('type check', 'npx', ['tsc', '-b', 'tsconfig.json', 'packages/contract', 'apps/server', 'apps/web', 'e2e', 'bench']);
+step('type check', 'npx', [
+  'tsc',
+  '-b',
+  'tsconfig.json',
+  'packages/contract',
+  'apps/server',
+  'apps/web',
+  'e2e',
+  'bench',
+]);
 step('unit and integration tests (PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' });
 if (process.env.DATABASE_URL) {
   step('integration tests (PostgreSQL at DATABASE_URL)', 'npx', ['vitest', 'run', 'apps/server'], {

@@ -1,0 +1,146 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_INVITE, freshPhone, readSmsCode, route, useLanguage } from './support/app.js';
+
+async function register(page: Page, phone: string, password: string) {
+  await page.goto(route('/subPackages/register/register'));
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeVisible();
+  await page.getByLabel('Verification code').fill(readSmsCode(phone));
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByLabel('Invitation code').fill(DEMO_INVITE);
+  await page.getByRole('button', { name: 'Open an account' }).click();
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
+}
+
+async function login(page: Page, phone: string, password: string) {
+  await page.goto(route('/subPackages/login/login'));
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+test('register with an invitation code and the SMS code, log in, switch languages, change the password, log out', async ({
+  page,
+}) => {
+  await useLanguage(page, 'en');
+  const phone = freshPhone();
+  await register(page, phone, 'first1');
+  await login(page, phone, 'first1');
+
+  // The user tab shows the account figures from the server (demo cash is a visible ledger entry).
+  await page.goto(route('/pages/user/user'));
+  await expect(page.getByText('Total assets')).toBeVisible();
+  await expect(page.getByText(`${phone.slice(0, 3)}-****-${phone.slice(-4)}`)).toBeVisible();
+  await expect(page.getByText('Credit score')).toBeVisible();
+
+  // Every language applies at once.
+  const languages: [string, RegExp][] = [
+    ['日本語', /総資産/],
+    ['简体中文', /总资产/],
+    ['繁體中文', /總資產/],
+    ['Español', /Patrimonio total|Activos totales/],
+    ['Français', /Actifs totaux|Patrimoine total|Total des actifs/],
+    ['English', /Total assets/],
+  ];
+  for (const [name, totalAssets] of languages) {
+    await page.goto(route('/subPackages/switchLanguage/switchLanguage'));
+    await page.getByText(name, { exact: true }).click();
+    await page.goto(route('/pages/user/user'));
+    await expect(page.getByText(totalAssets).first()).toBeVisible();
+  }
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // Change the password, then log in with the new one.
+  await page.goto(route('/subPackages/changePassword/changePassword'));
+  await page.getByLabel('Current password').fill('first1');
+  await page.getByLabel('New password', { exact: true }).fill('second2');
+  await page.getByLabel('Confirm new password').fill('second2');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Your password has been changed.').first()).toBeVisible();
+
+  // Log out, and the old password no longer works.
+  await page.goto(route('/subPackages/logout/logout'));
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
+  await login(page, phone, 'first1');
+  await expect(page.getByText('The mobile number or password is incorrect')).toBeVisible();
+  await login(page, phone, 'second2');
+  await expect(page).not.toHaveURL(/login/);
+});
+
+test('an expired session shows the message and opens the login page after 1.5 s', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await page.addInitScript(() => {
+    localStorage.setItem('token', 'expired-token-expired-token-expired-token');
+    localStorage.setItem('userId', '1');
+  });
+  await page.goto(route('/pages/user/user'));
+  await expect(page.getByText('User information has expired, please log in again')).toBeVisible();
+  const shownAt = Date.now();
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/, { timeout: 5000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(800);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+const registrationMessages = {
+  en: {
+    phoneRequired: 'Please enter your mobile number',
+    phoneFormat: 'Mobile number format is wrong, please re-enter',
+    passwordLength: 'The password must be 6 to 10 characters long',
+    mismatch: 'The passwords entered twice are different',
+    invite: 'Please enter an invitation code',
+    account: 'Account cannot be empty',
+    password: 'Password cannot be empty',
+    agreement: 'Please read and agree to the User Agreement, the Security Terms and the Privacy Policy',
+    submitRegister: 'Open an account',
+    submitLogin: 'Log in',
+  },
+  jp: {
+    phoneRequired: '携帯電話番号を入力してください',
+    phoneFormat: '携帯電話番号の形式が正しくありません。もう一度入力してください',
+    passwordLength: 'パスワードは6～10文字で入力してください',
+    mismatch: '2回入力したパスワードが一致しません',
+    invite: '招待コードを入力してください',
+    account: 'アカウントを入力してください',
+    password: 'パスワードを入力してください',
+    agreement: '利用規約・セキュリティ規約・プライバシーポリシーをお読みのうえ、同意してください',
+    submitRegister: '口座開設',
+    submitLogin: 'ログイン',
+  },
+} as const;
+
+for (const lang of ['en', 'jp'] as const) {
+  const m = registrationMessages[lang];
+  test(`registration and login validation messages in ${lang}`, async ({ page }) => {
+    await useLanguage(page, lang);
+    await page.goto(route('/subPackages/register/register'));
+    const submit = page.locator('form').getByRole('button', { name: m.submitRegister, exact: true });
+    await submit.click();
+    await expect(page.getByText(m.phoneRequired)).toBeVisible();
+    await expect(page.getByText(m.invite)).toBeVisible();
+    const inputs = page.locator('form input');
+    await page.locator('input[type="tel"]').fill('0312345678');
+    await page.locator('input[type="password"]').nth(0).fill('12345');
+    await page.locator('input[type="password"]').nth(1).fill('54321');
+    await submit.click();
+    await expect(page.getByText(m.phoneFormat)).toBeVisible();
+    await expect(page.getByText(m.passwordLength)).toBeVisible();
+    await page.locator('input[type="password"]').nth(0).fill('123456');
+    await page.locator('input[type="password"]').nth(1).fill('654321');
+    await submit.click();
+    await expect(page.getByText(m.mismatch)).toBeVisible();
+    expect(await inputs.count()).toBeGreaterThanOrEqual(5);
+
+    await page.goto(route('/subPackages/login/login'));
+    const loginButton = page.locator('form').getByRole('button', { name: m.submitLogin, exact: true });
+    await loginButton.click();
+    await expect(page.getByText(m.account)).toBeVisible();
+    await expect(page.getByText(m.password)).toBeVisible();
+    await page.locator('input[type="tel"], input[autocomplete="username"]').first().fill('09000000001');
+    await page.locator('input[type="password"]').fill('demo1234');
+    await loginButton.click();
+    await expect(page.getByText(m.agreement)).toBeVisible();
+  });
+}

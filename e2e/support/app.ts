@@ -1,0 +1,40 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+
+export const DEMO_INVITE = 'KABUTO2026';
+
+/** The development SMS sender writes every code here (see apps/server/src/lib/sms.ts). */
+export function readSmsCode(phone: string): string {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const outbox = join(dataDir, 'dev-sms-outbox.jsonl');
+  if (!existsSync(outbox)) throw new Error(`no SMS outbox at ${outbox}`);
+  const lines = readFileSync(outbox, 'utf8').trim().split('\n');
+  const found = lines
+    .map((l) => JSON.parse(l) as { phone: string; code: string })
+    .filter((m) => m.phone === phone)
+    .at(-1);
+  if (!found) throw new Error(`no SMS code for ${phone}`);
+  return found.code;
+}
+
+/** A fresh, valid Japanese mobile number (080 + 8 digits) for each call. */
+export function freshPhone(): string {
+  return `080${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+/** Starts the page in a language (the stored `locale`, as the app keeps it). */
+export async function useLanguage(
+  page: Page,
+  code: 'jp' | 'cn' | 'zh-Hant' | 'en' | 'sp' | 'fr',
+): Promise<void> {
+  await page.addInitScript((c) => {
+    if (!sessionStorage.getItem('e2e-locale-set')) {
+      localStorage.setItem('locale', c);
+      sessionStorage.setItem('e2e-locale-set', '1');
+    }
+  }, code);
+}
+
+export const route = (path: string) => `/japan1/#${path}`;
