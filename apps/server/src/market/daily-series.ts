@@ -22,15 +22,6 @@ export interface DailyParams {
   avgVolume: number;
 }
 
-/** Daily OHLCV aligned with a list of business days; index 0 only provides the first previous close. */
-export interface DailySeries {
-  open: number[];
-  high: number[];
-  low: number[];
-  close: number[];
-  volume: number[];
-}
-
 interface DayDraws {
   /** log return of the close */
   ret: number;
@@ -69,75 +60,109 @@ function previousCloseFor(close: number, raw: number, grid: PriceGrid): number {
   return prev;
 }
 
-/** Fills open, high, low and volume of day j from its previous close and its close. */
-function fillDay(s: DailySeries, j: number, d: DayDraws, p: DailyParams): void {
-  const prev = s.close[j - 1] ?? 0;
-  const close = s.close[j] ?? 0;
-  const { lower, upper } = p.grid.limits(prev);
-  const sigma = p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR);
-  const move = Math.log(close / prev);
-  const open = p.grid.round(
-    clamp(prev * Math.exp(0.3 * move + 0.25 * sigma * d.zOpen), lower, upper),
-    'nearest',
-  );
-  const top = Math.max(open, close);
-  const bottom = Math.min(open, close);
-  const high = Math.max(
-    top,
-    p.grid.round(clamp(top * Math.exp(0.35 * sigma * Math.abs(d.zHigh)), lower, upper), 'up'),
-  );
-  const low = Math.min(
-    bottom,
-    p.grid.round(clamp(bottom * Math.exp(-0.35 * sigma * Math.abs(d.zLow)), lower, upper), 'down'),
-  );
-  s.open[j] = open;
-  s.high[j] = high;
-  s.low[j] = low;
-  // busier on big moves; E|z| ≈ 0.8 keeps the mean near avgVolume; whole lots of 100 shares
-  const activity = 0.7 + (0.3 * Math.abs(move)) / (0.8 * sigma);
-  const shares = p.avgVolume * Math.exp(0.35 * d.zVolume - 0.06125) * activity;
-  s.volume[j] = p.avgVolume > 0 ? Math.max(100, Math.round(shares / 100) * 100) : 0;
-}
-
-function fillPlaceholder(s: DailySeries, j: number): void {
-  const c = s.close[j] ?? 0;
-  s.open[j] = c;
-  s.high[j] = c;
-  s.low[j] = c;
-  s.volume[j] = 0;
-}
-
 /**
- * Generates the daily series over `days` (business days, oldest first, containing refDate and the day
- * before it). Closes follow a geometric random walk with daily sigma = annVolatility / sqrt(245),
- * anchored at the two calibration closes and walked forward and backward from them; each close stays
- * within the daily limits of the previous one and on the grid.
+ * A daily OHLCV series aligned with a list of business days (oldest first; the list may grow at its end).
+ * Closes follow a geometric random walk with daily sigma = annVolatility / sqrt(245), anchored at the two
+ * calibration closes (refDate and the business day before it) and walked forward and backward from
+ * them; each close stays within the daily limits of the one before and on the grid. Days are generated
+ * on demand, outward from the anchors, so asking for recent days does not generate old ones; each day's
+ * draws depend only on its date, so the result never depends on the order of the requests.
  */
-export function generateDaily(days: readonly IsoDate[], p: DailyParams): DailySeries {
-  const ref = days.indexOf(p.refDate);
-  if (ref < 1) throw new RangeError(`the day list must contain ${p.refDate} and the day before it`);
-  const s: DailySeries = { open: [], high: [], low: [], close: [], volume: [] };
-  s.close[ref] = p.refClose;
-  s.close[ref - 1] = p.prevClose;
-  const draws: DayDraws[] = [];
-  const drawsAt = (j: number): DayDraws => (draws[j] ??= drawsFor(days[j] ?? '', p));
-  for (let j = ref - 1; j >= 1; j--) {
-    const close = s.close[j] ?? 0;
-    s.close[j - 1] = previousCloseFor(close, close / Math.exp(drawsAt(j).ret), p.grid);
-  }
-  fillPlaceholder(s, 0);
-  for (let j = 1; j <= ref; j++) fillDay(s, j, drawsAt(j), p);
-  extendDaily(s, days, p);
-  return s;
-}
+export class DailyWalk {
+  readonly open: number[] = [];
+  readonly high: number[] = [];
+  readonly low: number[] = [];
+  readonly close: number[] = [];
+  readonly volume: number[] = [];
+  /** OHLCV is known for days first..last; closes for first-1..last */
+  private first: number;
+  private last: number;
+  private readonly sigma: number;
 
-/** Appends days added to the end of `days` since the series was generated (forward walk). */
-export function extendDaily(s: DailySeries, days: readonly IsoDate[], p: DailyParams): void {
-  for (let j = s.open.length; j < days.length; j++) {
-    const d = drawsFor(days[j] ?? '', p);
-    const prev = s.close[j - 1] ?? 0;
-    const { lower, upper } = p.grid.limits(prev);
-    s.close[j] = p.grid.round(clamp(prev * Math.exp(d.ret), lower, upper), 'nearest');
-    fillDay(s, j, d, p);
+  constructor(
+    private readonly days: readonly IsoDate[],
+    private readonly p: DailyParams,
+  ) {
+    const ref = days.indexOf(p.refDate);
+    if (ref < 1) throw new RangeError(`the day list must contain ${p.refDate} and the day before it`);
+    this.sigma = p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR);
+    this.grow();
+    this.close[ref] = p.refClose;
+    this.close[ref - 1] = p.prevClose;
+    this.fillDay(ref, this.draws(ref));
+    this.first = ref;
+    this.last = ref;
+  }
+
+  /** Makes days from..to (indices into the day list, from ≥ 1) available. */
+  ensure(from: number, to: number): void {
+    this.grow();
+    const lowest = Math.max(1, from);
+    while (this.first > lowest) {
+      const j = this.first - 1;
+      const d = this.draws(j);
+      const close = this.close[j] ?? 0;
+      this.close[j - 1] = this.previousCloseFor(close, close / Math.exp(d.ret));
+      this.fillDay(j, d);
+      this.first = j;
+    }
+    const highest = Math.min(to, this.days.length - 1);
+    while (this.last < highest) {
+      const j = this.last + 1;
+      const d = this.draws(j);
+      const prev = this.close[j - 1] ?? 0;
+      const { lower, upper } = this.p.grid.limits(prev);
+      this.close[j] = this.p.grid.round(clamp(prev * Math.exp(d.ret), lower, upper), 'nearest');
+      this.fillDay(j, d);
+      this.last = j;
+    }
+  }
+
+  private grow(): void {
+    for (const column of [this.open, this.high, this.low, this.close, this.volume]) {
+      while (column.length < this.days.length) column.push(0);
+    }
+  }
+
+  private draws(j: number): DayDraws {
+    return drawsFor(this.days[j] ?? '', this.p);
+  }
+
+  /** A previous close from which `close` is reachable within the daily limits, near `raw`. */
+  private previousCloseFor(close: number, raw: number): number {
+    const grid = this.p.grid;
+    let prev = grid.round(Math.max(raw, 1), 'nearest');
+    while (close > grid.limits(prev).upper) prev = grid.up(prev);
+    while (close < grid.limits(prev).lower) prev = grid.down(prev);
+    return prev;
+  }
+
+  /** Fills open, high, low and volume of day j from its previous close and its close. */
+  private fillDay(j: number, d: DayDraws): void {
+    const { grid, avgVolume } = this.p;
+    const sigma = this.sigma;
+    const prev = this.close[j - 1] ?? 0;
+    const close = this.close[j] ?? 0;
+    const { lower, upper } = grid.limits(prev);
+    const move = Math.log(close / prev);
+    const open = grid.round(
+      clamp(prev * Math.exp(0.3 * move + 0.25 * sigma * d.zOpen), lower, upper),
+      'nearest',
+    );
+    const top = Math.max(open, close);
+    const bottom = Math.min(open, close);
+    this.open[j] = open;
+    this.high[j] = Math.max(
+      top,
+      grid.round(clamp(top * Math.exp(0.35 * sigma * Math.abs(d.zHigh)), lower, upper), 'up'),
+    );
+    this.low[j] = Math.min(
+      bottom,
+      grid.round(clamp(bottom * Math.exp(-0.35 * sigma * Math.abs(d.zLow)), lower, upper), 'down'),
+    );
+    // busier on big moves; E|z| ≈ 0.8 keeps the mean near avgVolume; whole lots of 100 shares
+    const activity = 0.7 + (0.3 * Math.abs(move)) / (0.8 * sigma);
+    const shares = avgVolume * Math.exp(0.35 * d.zVolume - 0.06125) * activity;
+    this.volume[j] = avgVolume > 0 ? Math.max(100, Math.round(shares / 100) * 100) : 0;
   }
 }

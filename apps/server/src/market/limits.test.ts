@@ -92,15 +92,19 @@ describe('priceLimits', () => {
 
   it('gives valid ticks never wider than the table for every row', () => {
     const bad: string[] = [];
-    for (const { from, limit } of rows) {
-      for (const base of [s(Math.max(from, 1)), s(Math.max(from, 1)) + 70, s(from * 1.5 + 1)]) {
+    for (const { from, below, limit } of rows) {
+      const mid = Math.round(((below ?? from * 3) + from) / 2);
+      for (const base of [s(Math.max(from, 1)), s(Math.max(from, 1)) + 70, s(mid)]) {
         for (const t5 of [true, false]) {
           const { lower, upper } = priceLimits(base, t5);
           if (!isValidTick(lower, t5) || !isValidTick(upper, t5)) bad.push(`${base} ticks`);
           if (upper - base > s(limit) || (base - lower > s(limit) && lower > s(1))) {
             bad.push(`${base} width`);
           }
-          if (!(lower < base && base < upper)) bad.push(`${base} order`);
+          // at 1 yen the lower limit is the base itself: there is no lower price
+          if (!(lower <= base && base < upper && (lower < base || base <= s(1)))) {
+            bad.push(`${base} order`);
+          }
         }
       }
     }

@@ -11,7 +11,7 @@ export function HomePage() {
   const unverified = loggedIn && userInfo !== null && userInfo.real_name_status !== 'verified';
   return (
     <>
-      <h1 className="page-heading">{t('home.greeting')}</h1>
+      <h2 className="page-heading">{t('home.greeting')}</h2>
       <NoticeBar content={t('home.demoNotice')} color="info" wrap />
       {unverified && (
         <section className="notice-card" role="status" data-testid="real-name-prompt">

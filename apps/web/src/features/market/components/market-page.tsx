@@ -6,7 +6,6 @@ export function MarketPage() {
   const { t } = useTranslation();
   return (
     <>
-      <h1 className="page-heading">{t('titles.market')}</h1>
       <EmptyState description={t('market.intro')} />
     </>
   );

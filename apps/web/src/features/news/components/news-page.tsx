@@ -6,7 +6,6 @@ export function NewsPage() {
   const { t } = useTranslation();
   return (
     <>
-      <h1 className="page-heading">{t('titles.news')}</h1>
       <EmptyState description={t('news.intro')} />
     </>
   );

@@ -6,7 +6,6 @@ export function TradePage() {
   const { t } = useTranslation();
   return (
     <>
-      <h1 className="page-heading">{t('titles.trade')}</h1>
       <EmptyState description={t('trade.intro')} />
     </>
   );
