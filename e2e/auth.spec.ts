@@ -29,9 +29,11 @@ test('register with an invitation code and the SMS code, log in, switch language
   const phone = freshPhone();
   await register(page, phone, 'first1');
   await login(page, phone, 'first1');
+  await expect(page).toHaveURL(/#\/pages\/index\/index/);
 
   // The user tab shows the account figures from the server (demo cash is a visible ledger entry).
-  await page.goto(route('/pages/user/user'));
+  await page.getByRole('navigation', { name: 'Main menu' }).getByText('My page').click();
+  await expect(page).toHaveURL(/#\/pages\/user\/user/);
   await expect(page.getByText('Total assets')).toBeVisible();
   await expect(page.getByText(`${phone.slice(0, 3)}-****-${phone.slice(-4)}`)).toBeVisible();
   await expect(page.getByText('Credit score')).toBeVisible();
@@ -48,7 +50,9 @@ test('register with an invitation code and the SMS code, log in, switch language
   for (const [name, totalAssets] of languages) {
     await page.goto(route('/subPackages/switchLanguage/switchLanguage'));
     await page.getByText(name, { exact: true }).click();
+    await expect(page.locator('html')).not.toHaveAttribute('lang', /^$/);
     await page.goto(route('/pages/user/user'));
+    await expect(page).toHaveURL(/#\/pages\/user\/user/);
     await expect(page.getByText(totalAssets).first()).toBeVisible();
   }
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -67,7 +71,7 @@ test('register with an invitation code and the SMS code, log in, switch language
   await login(page, phone, 'first1');
   await expect(page.getByText('The mobile number or password is incorrect')).toBeVisible();
   await login(page, phone, 'second2');
-  await expect(page).not.toHaveURL(/login/);
+  await expect(page).toHaveURL(/#\/pages\/index\/index/);
 });
 
 test('an expired session shows the message and opens the login page after 1.5 s', async ({ page }) => {
@@ -106,7 +110,7 @@ const registrationMessages = {
     account: 'アカウントを入力してください',
     password: 'パスワードを入力してください',
     agreement: '利用規約・セキュリティ規約・プライバシーポリシーをお読みのうえ、同意してください',
-    submitRegister: '口座開設',
+    submitRegister: '口座を開設する',
     submitLogin: 'ログイン',
   },
 } as const;

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CsvError,
-  parseCsv,
-  parseCsvRecords,
-  parseScaledDecimal,
-  readMarketCsv,
-} from './csv.js';
+import { CsvError, parseCsv, parseCsvRecords, parseScaledDecimal, readMarketCsv } from './csv.js';
 
 describe('parseCsv', () => {
   it('splits plain fields and lines', () => {

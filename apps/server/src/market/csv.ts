@@ -29,7 +29,7 @@ export function parseCsv(text: string): string[][] {
     quotedField = false;
   };
   for (; i < text.length; i++) {
-    const ch = text[i];
+    const ch = text.charAt(i);
     if (inQuotes) {
       if (ch === '"') {
         if (text[i + 1] === '"') {

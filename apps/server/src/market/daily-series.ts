@@ -52,14 +52,6 @@ function clamp(value: number, lower: number, upper: number): number {
   return Math.min(upper, Math.max(lower, value));
 }
 
-/** A previous close from which `close` is reachable within the daily limits, near `raw`. */
-function previousCloseFor(close: number, raw: number, grid: PriceGrid): number {
-  let prev = grid.round(Math.max(raw, 1), 'nearest');
-  while (close > grid.limits(prev).upper) prev = grid.up(prev);
-  while (close < grid.limits(prev).lower) prev = grid.down(prev);
-  return prev;
-}
-
 /**
  * A daily OHLCV series aligned with a list of business days (oldest first; the list may grow at its end).
  * Closes follow a geometric random walk with daily sigma = annVolatility / sqrt(245), anchored at the two

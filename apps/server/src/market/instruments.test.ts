@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  getInstrument,
-  normalizeSearchText,
-  referenceData,
-  searchInstruments,
-} from './instruments.js';
+import { getInstrument, normalizeSearchText, referenceData, searchInstruments } from './instruments.js';
 
 describe('reference data', () => {
   const data = referenceData();

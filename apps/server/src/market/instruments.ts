@@ -190,7 +190,7 @@ export function normalizeSearchText(text: string): string {
     // katakana ァ..ヶ and the iteration marks ヽヾ sit 0x60 above their hiragana
     out += (c >= 0x30a1 && c <= 0x30f6) || c === 0x30fd || c === 0x30fe ? String.fromCodePoint(c - 0x60) : ch;
   }
-  return out.replace(/[\s・.,'’"()\-]/gu, '');
+  return out.replace(/[\s・.,'’"()-]/gu, '');
 }
 
 interface SearchEntry {

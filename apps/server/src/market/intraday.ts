@@ -1,5 +1,5 @@
 import type { PriceGrid } from './price-grid.js';
-import { Rng } from './random.js';
+import type { Rng } from './random.js';
 import { CONTINUOUS_MINUTES, MORNING_MINUTES } from './sessions.js';
 
 /** Share of the day's volume traded in the 15:30 closing auction. */
@@ -113,8 +113,7 @@ export function allocate(lots: number, weights: readonly number[]): number[] {
   let given = 0;
   return weights.map((w, i) => {
     cumulative += w;
-    const upTo =
-      i === weights.length - 1 ? lots : Math.min(lots, Math.round((lots * cumulative) / total));
+    const upTo = i === weights.length - 1 ? lots : Math.min(lots, Math.round((lots * cumulative) / total));
     const part = Math.max(0, upTo - given);
     given += part;
     return part;
@@ -167,8 +166,7 @@ export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: Pri
     prefixHigh[i + 1] = Math.max(prefixHigh[i] ?? 0, h);
     prefixLow[i + 1] = Math.min(prefixLow[i] ?? 0, l);
     prefixVolume[i + 1] = (prefixVolume[i] ?? 0) + vol;
-    prefixTurnover[i + 1] =
-      (prefixTurnover[i] ?? 0) + vol * Math.round((h + l + (point[i + 1] ?? 0)) / 3);
+    prefixTurnover[i + 1] = (prefixTurnover[i] ?? 0) + vol * Math.round((h + l + (point[i + 1] ?? 0)) / 3);
   }
   return {
     point,
@@ -184,11 +182,7 @@ export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: Pri
 }
 
 /** The prices second by second (0-59) inside one minute bar: opens at its open, closes at its close. */
-export function secondPath(
-  bar: Omit<DayBar, 'volume'>,
-  rng: Rng,
-  grid: PriceGrid,
-): Float64Array {
+export function secondPath(bar: Omit<DayBar, 'volume'>, rng: Rng, grid: PriceGrid): Float64Array {
   const step = Math.max(bar.high - bar.low, 1) / 6;
   return anchoredPath(bar, 59, step, rng, grid);
 }

@@ -138,7 +138,8 @@ describe('marketPosition', () => {
     const start = tokyo('2026-02-05 00:00').getTime();
     for (let t = start; t < start + 5 * 86_400_000; t += 7 * 60_000) {
       const pos = marketPosition(new Date(t), opts);
-      const rank = Number(pos.date.replaceAll('-', '')) * 100_000 + pos.completedMinutes * 60 + (pos.second ?? 0);
+      const rank =
+        Number(pos.date.replaceAll('-', '')) * 100_000 + pos.completedMinutes * 60 + (pos.second ?? 0);
       expect(rank).toBeGreaterThanOrEqual(previous);
       previous = rank;
     }

@@ -1,17 +1,9 @@
 import { sen } from '@kabuto/contract';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { tokyoInstant, tokyoParts } from '../lib/tokyo-time.js';
-import {
-  aggregate,
-  AUCTION_INDEX,
-  minuteBuckets,
-  monthOf,
-  toBar,
-  weekOf,
-  type RawBar,
-} from './bars.js';
+import { aggregate, AUCTION_INDEX, minuteBuckets, monthOf, toBar, weekOf, type RawBar } from './bars.js';
 import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
-import { extendDaily, generateDaily, SESSIONS_PER_YEAR, type DailySeries } from './daily-series.js';
+import { DailyWalk, SESSIONS_PER_YEAR } from './daily-series.js';
 import { generateIntraday, secondPath, type IntradayPath } from './intraday.js';
 import { referenceData, type IndexId, type ReferenceData } from './instruments.js';
 import { INDEX_GRID, stockGrid, type PriceGrid } from './price-grid.js';
@@ -165,7 +157,7 @@ export class MarketSimulator implements MarketDataProvider {
   private readonly nikkeiDivisor: number;
   private readonly days: IsoDate[] = [];
   private readonly dayIndex = new Map<IsoDate, number>();
-  private readonly daily = new Map<string, DailySeries>();
+  private readonly daily = new Map<string, DailyWalk>();
   private readonly intradayCache = new Map<string, IntradayPath>();
   private readonly secondsCache = new Map<string, Float64Array>();
   private readonly nikkeiPaths = new Map<IsoDate, IndexPath>();
@@ -300,13 +292,15 @@ export class MarketSimulator implements MarketDataProvider {
       const kept = from ? all.filter((b) => b.time >= from.getTime()) : all;
       return kept.slice(-limit).map(toBar);
     }
-    const daily = this.dailyBars(spec, j, pos);
-    const grouped =
-      period === '1w'
-        ? aggregate(daily, (b) => weekOf(b.date))
-        : period === '1mo'
-          ? aggregate(daily, (b) => monthOf(b.date))
-          : daily;
+    // only the days the answer needs: `limit` periods back (a week has at most 5 business days, a
+    // month at most 23), widened to the start of the first week or month so it is whole
+    const groupOf = period === '1w' ? weekOf : period === '1mo' ? monthOf : (date: IsoDate) => date;
+    const needed = limit * (period === '1w' ? 5 : period === '1mo' ? 23 : 1);
+    const fromIndex = fromDate ? (this.dayIndex.get(this.calendar.onOrAfter(fromDate)) ?? 1) : 1;
+    let start = Math.max(1, Math.min(j, Math.max(fromIndex, j - needed + 1)));
+    while (start > 1 && groupOf(this.days[start - 1] ?? '') === groupOf(this.days[start] ?? '')) start--;
+    const daily = this.dailyBars(spec, start, j, pos);
+    const grouped = period === '1d' ? daily : aggregate(daily, (b) => groupOf(b.date));
     const kept = fromDate ? grouped.filter((b) => b.date >= fromDate) : grouped;
     return kept.slice(-limit).map(toBar);
   }
@@ -386,32 +380,31 @@ export class MarketSimulator implements MarketDataProvider {
     }
   }
 
-  private series(spec: Spec): DailySeries {
-    const params = {
-      key: spec.key,
-      marketKey: this.topix.key,
-      beta: spec.beta,
-      annVolatility: spec.annVolatility,
-      grid: spec.grid,
-      refDate: spec.refDate,
-      refClose: spec.refClose,
-      prevClose: spec.prevClose,
-      avgVolume: spec.avgVolume,
-    };
-    let s = this.daily.get(spec.id);
-    if (!s) {
-      s = generateDaily(this.days, params);
-      this.daily.set(spec.id, s);
-    } else if (s.close.length < this.days.length) {
-      extendDaily(s, this.days, params);
+  /** The instrument's daily walk with days from..to available. */
+  private series(spec: Spec, from: number, to: number): DailyWalk {
+    let walk = this.daily.get(spec.id);
+    if (!walk) {
+      walk = new DailyWalk(this.days, {
+        key: spec.key,
+        marketKey: this.topix.key,
+        beta: spec.beta,
+        annVolatility: spec.annVolatility,
+        grid: spec.grid,
+        refDate: spec.refDate,
+        refClose: spec.refClose,
+        prevClose: spec.prevClose,
+        avgVolume: spec.avgVolume,
+      });
+      this.daily.set(spec.id, walk);
     }
-    return s;
+    walk.ensure(from, to);
+    return walk;
   }
 
   private intraday(spec: Spec, j: number): IntradayPath {
     const date = this.days[j] ?? '';
     return remember(this.intradayCache, `${spec.id}|${date}`, INTRADAY_CACHE_SIZE, () => {
-      const s = this.series(spec);
+      const s = this.series(spec, j, j);
       const day = {
         open: s.open[j] ?? 0,
         high: s.high[j] ?? 0,
@@ -442,7 +435,7 @@ export class MarketSimulator implements MarketDataProvider {
   private snapshot(spec: Spec, pos: MarketPosition): Snapshot | undefined {
     const j = this.dayIndex.get(pos.date);
     if (j === undefined || j < 1) return undefined;
-    const s = this.series(spec);
+    const s = this.series(spec, j, j);
     const path = this.intraday(spec, j);
     const prevClose = s.close[j - 1] ?? 0;
     const open = s.open[j] ?? 0;
@@ -581,11 +574,11 @@ export class MarketSimulator implements MarketDataProvider {
     return minutes === 1 ? bars.map((b) => b.bar) : minuteBuckets(date, bars, minutes);
   }
 
-  /** Daily bars from the first day of history to day j; day j as it stands at `pos`. */
-  private dailyBars(spec: Spec, j: number, pos: MarketPosition): RawBar[] {
-    const s = this.series(spec);
+  /** Daily bars of days start..j; day j as it stands at `pos`. */
+  private dailyBars(spec: Spec, start: number, j: number, pos: MarketPosition): RawBar[] {
+    const s = this.series(spec, start, j);
     const out: RawBar[] = [];
-    for (let d = 1; d < j; d++) {
+    for (let d = start; d < j; d++) {
       const date = this.days[d] ?? '';
       out.push({
         time: tokyoInstant(date, TSE_HOURS.morningOpen).getTime(),

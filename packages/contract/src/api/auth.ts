@@ -47,6 +47,17 @@ export const ZInviteCode = z
   .regex(/^[A-Za-z0-9]+$/, { error: 'validation.inviteFormat' })
   .transform((s) => s.toUpperCase());
 
+/**
+ * Object refinements run by default only when every field passed. The "passwords differ" message must
+ * show beside the other failures, so these run whenever both texts are present.
+ */
+const bothStrings =
+  (a: string, b: string) =>
+  (payload: { value: unknown }): boolean => {
+    const v = payload.value as Record<string, unknown> | null;
+    return typeof v?.[a] === 'string' && typeof v[b] === 'string';
+  };
+
 // POST /api/auth/sendSmsCode
 export const ZSendSmsCodeRequest = z.strictObject({
   phone: ZPhone,
@@ -71,6 +82,7 @@ export const ZRegisterRequest = z
   .refine((v) => v.password === v.password_confirm, {
     error: 'validation.passwordMismatch',
     path: ['password_confirm'],
+    when: bothStrings('password', 'password_confirm'),
   });
 export type TRegisterRequest = z.input<typeof ZRegisterRequest>;
 export const ZRegisterResponse = z.object({ user_id: z.number().int() });
@@ -108,7 +120,11 @@ export const ZChangePasswordRequest = z
       .max(128, { error: 'validation.passwordLength' }),
     ...newPasswordPair,
   })
-  .refine(samePair, { error: 'validation.newPasswordMismatch', path: ['confirm_password'] });
+  .refine(samePair, {
+    error: 'validation.newPasswordMismatch',
+    path: ['confirm_password'],
+    when: bothStrings('new_password', 'confirm_password'),
+  });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
 export const ZChangePasswordResponse = z.object({ revoked_sessions: z.number().int() });
 
@@ -124,7 +140,11 @@ export const ZSetTxnPasswordRequest = z
       .string({ error: 'validation.passwordConfirmRequired' })
       .min(1, { error: 'validation.passwordConfirmRequired' }),
   })
-  .refine(samePair, { error: 'validation.newPasswordMismatch', path: ['confirm_password'] });
+  .refine(samePair, {
+    error: 'validation.newPasswordMismatch',
+    path: ['confirm_password'],
+    when: bothStrings('new_password', 'confirm_password'),
+  });
 export type TSetTxnPasswordRequest = z.input<typeof ZSetTxnPasswordRequest>;
 
 // POST /api/user/changeTxnPassword
@@ -139,5 +159,9 @@ export const ZChangeTxnPasswordRequest = z
       .string({ error: 'validation.passwordConfirmRequired' })
       .min(1, { error: 'validation.passwordConfirmRequired' }),
   })
-  .refine(samePair, { error: 'validation.newPasswordMismatch', path: ['confirm_password'] });
+  .refine(samePair, {
+    error: 'validation.newPasswordMismatch',
+    path: ['confirm_password'],
+    when: bothStrings('new_password', 'confirm_password'),
+  });
 export type TChangeTxnPasswordRequest = z.input<typeof ZChangeTxnPasswordRequest>;
