@@ -26,10 +26,6 @@ function start(
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {
-    if (!child.stdout) {
-      reject(new Error('no stdout'));
-      return;
-    }
     createInterface({ input: child.stdout }).once('line', (line) => {
       resolve({ child, info: JSON.parse(line) as { port: number; token?: string; sample?: string } });
     });

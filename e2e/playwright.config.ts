@@ -58,6 +58,6 @@ export default defineConfig({
       DEMO_MODE: 'true',
       MARKET_CLOCK: 'always-open',
       SESSION_IDLE_MINUTES: '30',
-    } as Record<string, string>,
+    },
   },
 });
