@@ -2,23 +2,68 @@
 import { readdirSync, existsSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-/** Each web feature may not import another feature (bulletproof-react's rule). */
+/**
+ * Dependency boundaries (DESIGN.md §3, bulletproof-react): contract imports nothing of ours; web and server
+ * never import each other; in the web app shared <- features <- app, and no feature imports another.
+ * Cross-folder imports in the web app go through the `@/` alias, so these patterns see every one of them.
+ */
 const featuresDir = 'apps/web/src/features';
 const features = existsSync(featuresDir)
   ? readdirSync(featuresDir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
   : [];
-const featureZones = features.map((name) => ({
-  target: `./${featuresDir}/${name}`,
-  from: `./${featuresDir}`,
-  except: [`./${name}`],
-  message: 'A feature must not import another feature; lift shared code into src/shared.',
-}));
+const restricted = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+});
+const escapeFolder = {
+  group: ['../../*', '../../../*'],
+  message: 'Import across folders through the @/ alias so that the boundaries below can be checked.',
+};
+const boundaries = [
+  {
+    files: ['packages/contract/**/*.ts'],
+    rules: restricted({
+      group: ['**/apps/**', '@kabuto/server', '@kabuto/web'],
+      message: 'contract imports nothing of ours',
+    }),
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: restricted({
+      group: ['**/apps/server/**', '@kabuto/server', '@kabuto/server/*'],
+      message: 'web must not import server code',
+    }),
+  },
+  {
+    files: ['apps/server/**/*.ts'],
+    rules: restricted({
+      group: ['**/apps/web/**', '@kabuto/web', '@kabuto/web/*'],
+      message: 'server must not import web code',
+    }),
+  },
+  {
+    files: ['apps/web/src/shared/**/*.{ts,tsx}'],
+    rules: restricted(escapeFolder, {
+      group: ['@/features/*', '@/app/*'],
+      message: 'shared code must not depend on features or the app layer',
+    }),
+  },
+  ...features.map((name) => ({
+    files: [`${featuresDir}/${name}/**/*.{ts,tsx}`],
+    rules: restricted(
+      escapeFolder,
+      { group: ['@/app/*'], message: 'features must not depend on the app layer' },
+      {
+        group: ['@/features/*', `!@/features/${name}`, `!@/features/${name}/*`],
+        message: 'A feature must not import another feature; lift shared code into src/shared.',
+      },
+    ),
+  })),
+];
 
 export default tseslint.config(
   {
@@ -43,38 +88,12 @@ export default tseslint.config(
       },
       globals: { ...globals.node },
     },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Fastify plugins and handlers are async by contract even when they await nothing.
       '@typescript-eslint/require-await': 'off',
-      'import-x/no-cycle': 'off',
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            // contract imports nothing of ours
-            { target: './packages/contract', from: './apps', message: 'contract imports nothing of ours' },
-            // the web app never imports the server
-            { target: './apps/web', from: './apps/server', message: 'web must not import server code' },
-            { target: './apps/server', from: './apps/web', message: 'server must not import web code' },
-            // web layers: shared -> features -> app
-            {
-              target: './apps/web/src/shared',
-              from: ['./apps/web/src/features', './apps/web/src/app'],
-              message: 'shared code must not depend on features or the app layer',
-            },
-            {
-              target: './apps/web/src/features',
-              from: './apps/web/src/app',
-              message: 'features must not depend on the app layer',
-            },
-            ...featureZones,
-          ],
-        },
-      ],
     },
   },
   {
@@ -87,4 +106,5 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  ...boundaries,
 );

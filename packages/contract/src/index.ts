@@ -7,3 +7,5 @@ export * from './phone.js';
 export * from './messages/index.js';
 export * from './api/auth.js';
 export * from './api/account.js';
+export * from './api/market.js';
+export * from './api/realtime.js';
