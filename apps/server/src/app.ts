@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifyWebsocket from '@fastify/websocket';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -15,7 +16,16 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { DevSmsSender, type SmsSender } from './lib/sms.js';
+import { randomBytes } from 'node:crypto';
 import { isBusinessDay } from './market/calendar.js';
+import type { MarketDataProvider } from './market/provider.js';
+import { MarketSimulator } from './market/simulator.js';
+import { marketRoutes } from './modules/market/routes.js';
+import { resolveSession } from './modules/auth/sessions.js';
+import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
+import { RedisLeader, SoleLeader } from './realtime/leader.js';
+import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
+import { realtimeRoutes } from './realtime/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { defaultWithdrawalPolicy, type WithdrawalPolicy } from './modules/account/withdrawal-rules.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -35,6 +45,11 @@ export interface AppContext {
   demoCashYen: number;
   withdrawalPolicy: WithdrawalPolicy;
   isBusinessDay: (date: string) => boolean;
+  market: MarketDataProvider;
+  pubsub: PubSub;
+  realtime: RealtimeHub;
+  /** this process's id among several (logs, health, the tick-producer lease) */
+  nodeId: string;
 }
 
 declare module 'fastify' {
@@ -51,6 +66,12 @@ export interface BuildOptions {
   sms?: SmsSender;
   /** Pino logger options, or false for none (tests). */
   logger?: boolean | { level: string };
+  /** A market data provider; the simulator on the app's clock by default. */
+  market?: MarketDataProvider;
+  /** Compete for producing live ticks when the app is ready (default true; tests that need no stream pass false). */
+  produceTicks?: boolean;
+  /** Drop a WebSocket client whose unsent data passes this many bytes (default MAX_BUFFERED_BYTES). */
+  maxBufferedBytes?: number;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -68,6 +89,27 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const nodeId = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  const market =
+    options.market ??
+    new MarketSimulator({ clock: options.clock, mode: config.MARKET_CLOCK, seed: config.MARKET_SEED });
+  const redis = config.REDIS_URL ? new RedisPubSub(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
+  const pubsub: PubSub = redis ?? new LocalPubSub();
+  const leader = redis
+    ? new RedisLeader(redis.client, nodeId, `${config.REDIS_PREFIX}market-leader`)
+    : new SoleLeader();
+  const realtime = new RealtimeHub({
+    market,
+    pubsub,
+    leader,
+    log: app.log,
+    nodeId,
+    maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+    authenticate: async (token) =>
+      (await resolveSession(options.database.db, options.clock, app.ctx.sessionPolicy, token))?.userId ??
+      null,
+  });
+
   app.decorate('ctx', {
     config,
     database: options.database,
@@ -82,7 +124,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     demoCashYen: config.DEMO_MODE ? config.DEMO_CASH_YEN : 0,
     withdrawalPolicy: defaultWithdrawalPolicy(config.WITHDRAWAL_MIN_YEN),
     isBusinessDay,
+    market,
+    pubsub,
+    realtime,
+    nodeId,
   } satisfies AppContext);
+
+  app.addHook('onReady', async () => {
+    await realtime.start({ produce: options.produceTicks ?? true });
+  });
+  app.addHook('onClose', async () => {
+    await realtime.stop();
+    await pubsub.close();
+  });
 
   app.decorateRequest('locale', 'ja');
   app.decorateRequest('session', null);
@@ -118,11 +172,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     transform: jsonSchemaTransform,
   });
 
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(accountRoutes);
+      await api.register(marketRoutes);
+      await api.register(realtimeRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

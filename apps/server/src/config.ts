@@ -20,6 +20,8 @@ export const ZConfig = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
+  REDIS_PREFIX: z.string().min(1).max(64).default('kabuto:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The deposit page's URL, answered by GET /api/index/getCzhiurl (none by default). */
   DEPOSIT_URL: z.url().optional(),
@@ -57,6 +59,8 @@ export const ZConfig = z.object({
   TRUST_PROXY: boolish.default(false),
   /** `tokyo` follows the real Tokyo clock; `always-open` keeps the simulated market in session (demos, tests). */
   MARKET_CLOCK: z.enum(['tokyo', 'always-open']).default('tokyo'),
+  /** The simulator's seed: the same seed and clock give the same prices. */
+  MARKET_SEED: z.string().min(1).max(64).default('kabuto'),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });

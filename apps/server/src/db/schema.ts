@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -129,5 +130,34 @@ export const postings = pgTable(
     index('postings_account_idx').on(t.accountId, t.id),
     index('postings_entry_idx').on(t.entryId),
     check('postings_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+/** A user's watchlist (お気に入り): one row per stock. */
+export const watchlist = pgTable(
+  'watchlist',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.code] })],
+);
+
+/** What a user searched for, newest first; one row per distinct query. */
+export const searchHistory = pgTable(
+  'search_history',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    query: text('query').notNull(),
+    searchedAt: timestamp('searched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.query] }),
+    index('search_history_recent_idx').on(t.userId, t.searchedAt),
   ],
 );

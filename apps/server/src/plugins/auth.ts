@@ -28,3 +28,15 @@ export function sessionOf(request: FastifyRequest): ActiveSession {
   if (!request.session) throw new AppError('UNAUTHENTICATED');
   return request.session;
 }
+
+/**
+ * onRequest hook of public routes that answer more to a signed-in user (e.g. watchlist stars): a live
+ * session is used when the token names one; a missing or expired token reads as anonymous.
+ */
+export async function optionalUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const header = request.headers.token;
+  const token = Array.isArray(header) ? header[0] : header;
+  if (!token) return;
+  const { db, clock, sessionPolicy } = request.server.ctx;
+  request.session = await resolveSession(db, clock, sessionPolicy, token);
+}

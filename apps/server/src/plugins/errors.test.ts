@@ -15,6 +15,14 @@ const PUBLIC = new Set([
   'POST /api/auth/sendSmsCode',
   'POST /api/auth/register',
   'POST /api/auth/login',
+  // Market data is public: browsing needs no account.
+  'GET /api/market/status',
+  'GET /api/market/indices',
+  'GET /api/market/list',
+  'GET /api/market/sectors',
+  'GET /api/market/search',
+  'GET /api/market/stock',
+  'GET /api/market/bars',
 ]);
 
 interface OpenApi {

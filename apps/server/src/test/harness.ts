@@ -43,6 +43,7 @@ export const TEST_NOW = '2026-11-24T01:00:00.000Z';
 export async function createTestApp(
   env: Record<string, string> = {},
   extend?: (app: FastifyInstance) => void,
+  options: { produceTicks?: boolean; clock?: FixedClock; maxBufferedBytes?: number } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-test-')),
@@ -73,9 +74,17 @@ export async function createTestApp(
   }
   const database = await openDatabase({ url, poolSize: 4 });
   await database.migrate();
-  const clock = new FixedClock(TEST_NOW);
+  const clock = options.clock ?? new FixedClock(TEST_NOW);
   const sms = new CapturingSms();
-  const app = await buildApp({ config, database, clock, sms, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    sms,
+    logger: false,
+    produceTicks: options.produceTicks ?? false,
+    ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
+  });
   extend?.(app);
   await app.ready();
   return {

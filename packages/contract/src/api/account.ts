@@ -62,4 +62,12 @@ export const ZHealth = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.object({ ok: z.boolean(), driver: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
   version: z.string(),
+  /** this process's WebSocket clients and whether it is the one producing live ticks */
+  realtime: z.object({
+    node: z.string(),
+    clients: z.number().int(),
+    dropped: z.number().int(),
+    producing: z.boolean(),
+    pubsub: z.enum(['local', 'redis']),
+  }),
 });

@@ -74,7 +74,14 @@ export const ZIndexQuote = z.object({
 });
 export type TIndexQuote = z.infer<typeof ZIndexQuote>;
 
-export const ZMarketPhase = z.enum(['pre_open', 'morning', 'lunch', 'afternoon', 'closing_auction', 'closed']);
+export const ZMarketPhase = z.enum([
+  'pre_open',
+  'morning',
+  'lunch',
+  'afternoon',
+  'closing_auction',
+  'closed',
+]);
 
 // GET /api/market/status
 export const ZMarketStatus = z.object({
@@ -115,7 +122,11 @@ export const ZSectors = z.array(ZSector);
 
 // GET /api/market/search?q=
 export const ZSearchQuery = z.object({
-  q: z.string({ error: 'validation.searchRequired' }).trim().min(1, { error: 'validation.searchRequired' }).max(40),
+  q: z
+    .string({ error: 'validation.searchRequired' })
+    .trim()
+    .min(1, { error: 'validation.searchRequired' })
+    .max(40),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export const ZSearchResults = z.array(ZInstrument);
@@ -152,7 +163,11 @@ export const ZWatchResult = z.object({ code: z.string(), watched: z.boolean() })
 
 // Search history: GET /api/search/history, POST /api/search/addHistory, POST /api/search/clearHistory
 export const ZSearchHistoryAdd = z.strictObject({
-  query: z.string({ error: 'validation.searchRequired' }).trim().min(1, { error: 'validation.searchRequired' }).max(40),
+  query: z
+    .string({ error: 'validation.searchRequired' })
+    .trim()
+    .min(1, { error: 'validation.searchRequired' })
+    .max(40),
 });
 export const ZSearchHistory = z.array(z.object({ query: z.string(), searched_at: z.string() }));
 export type TSearchHistory = z.infer<typeof ZSearchHistory>;

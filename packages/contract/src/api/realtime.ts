@@ -29,7 +29,10 @@ export type TUserEvent = z.infer<typeof ZUserEvent>;
 export const ZWsMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), user_id: z.number().int().nullable() }),
   z.object({ type: z.literal('quote'), quote: ZQuote }),
-  z.object({ type: z.literal('index'), index: ZIndexQuote.omit({ name: true }).extend({ name: z.string().optional() }) }),
+  z.object({
+    type: z.literal('index'),
+    index: ZIndexQuote.omit({ name: true }).extend({ name: z.string().optional() }),
+  }),
   z.object({ type: z.literal('event'), event: ZUserEvent }),
   z.object({ type: z.literal('subscribed'), symbols: z.array(z.string()) }),
   z.object({ type: z.literal('pong'), t: z.number().optional() }),

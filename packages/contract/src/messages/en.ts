@@ -32,6 +32,9 @@ export const en = {
     TXN_PASSWORD_WRONG: 'The transaction password is incorrect',
     PASSWORD_SAME_AS_OLD: 'The new password must be different from the current one',
     USER_ID_MISMATCH: 'You can only view your own account',
+    STOCK_NOT_FOUND: 'No stock has this code',
+    NO_MARKET_DATA: 'There are no prices for this stock in the demo market',
+    WATCHLIST_FULL: 'Your watchlist is full ({{max}} stocks). Remove one to add another',
   },
   validation: {
     accountRequired: 'Account cannot be empty',
@@ -61,6 +64,10 @@ export const en = {
     invalidValue: '{{field}} has a value that is not allowed',
     unknownField: '{{field}} is not a field this request accepts',
     invalidJson: 'The request body is not valid JSON',
+    stockCodeFormat: 'A stock code has 4 characters, such as 7203 or 130A',
+    invalidSort: 'This sort order is not available',
+    searchRequired: 'Please enter a code or a name to search for',
+    invalidPeriod: 'This chart period is not available',
   },
   fields: {
     body: 'Request body',
@@ -78,6 +85,14 @@ export const en = {
     user_id: 'User ID',
     purpose: 'Purpose',
     lang: 'Language',
+    code: 'Stock code',
+    q: 'Search',
+    sort: 'Sort order',
+    period: 'Chart period',
+    query: 'Search',
+    limit: 'Number of results',
+    offset: 'Position',
+    sector: 'Sector',
   },
 } as const;
 

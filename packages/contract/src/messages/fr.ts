@@ -31,6 +31,10 @@ export const fr = {
     TXN_PASSWORD_WRONG: 'Le mot de passe de transaction est incorrect',
     PASSWORD_SAME_AS_OLD: 'Le nouveau mot de passe doit être différent du mot de passe actuel',
     USER_ID_MISMATCH: 'Vous ne pouvez consulter que votre propre compte',
+    STOCK_NOT_FOUND: 'Aucune action ne porte ce code',
+    NO_MARKET_DATA: 'Le marché de démonstration ne fournit pas de cours pour cette action',
+    WATCHLIST_FULL:
+      'Votre liste de suivi est pleine ({{max}} actions). Retirez-en une pour en ajouter une autre',
   },
   validation: {
     accountRequired: 'Le compte ne peut pas être vide',
@@ -60,6 +64,10 @@ export const fr = {
     invalidValue: 'Le champ « {{field}} » contient une valeur non autorisée',
     unknownField: 'Le champ « {{field}} » n’est pas accepté par cette requête',
     invalidJson: 'Le corps de la requête n’est pas un JSON valide',
+    stockCodeFormat: 'Un code d’action compte 4 caractères, par exemple 7203 ou 130A',
+    invalidSort: 'Cet ordre de tri n’est pas disponible',
+    searchRequired: 'Saisissez un code ou un nom à rechercher',
+    invalidPeriod: 'Cette période de graphique n’est pas disponible',
   },
   fields: {
     body: 'Corps de la requête',
@@ -77,5 +85,13 @@ export const fr = {
     user_id: 'Identifiant utilisateur',
     purpose: 'Objet',
     lang: 'Langue',
+    code: 'Code de l’action',
+    q: 'Recherche',
+    sort: 'Ordre de tri',
+    period: 'Période du graphique',
+    query: 'Recherche',
+    limit: 'Nombre de résultats',
+    offset: 'Position',
+    sector: 'Secteur',
   },
 } as const satisfies Messages;

@@ -22,6 +22,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           latency_ms: Math.round(latency * 100) / 100,
         },
         version: APP_VERSION,
+        realtime: app.ctx.realtime.stats(),
       };
       if (!healthy) reply.status(503);
       return ok(request, data);

@@ -1,0 +1,292 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  WS_HEARTBEAT_MS,
+  WS_MAX_SYMBOLS,
+  ZWsCommand,
+  translate,
+  type Locale,
+  type TUserEvent,
+  type TWsMessage,
+} from '@kabuto/contract';
+import type { MarketDataProvider, MarketEvent } from '../market/provider.js';
+import type { LeaderElection } from './leader.js';
+import type { PubSub } from './pubsub.js';
+
+/** A client whose unsent data passes this is too slow: it is dropped rather than slowing the others. */
+export const MAX_BUFFERED_BYTES = 512 * 1024;
+
+const MARKET_CHANNEL = 'market';
+const USER_CHANNEL = 'user-events';
+
+/** WebSocket.OPEN */
+const WS_OPEN = 1;
+
+/** What the hub uses of a `ws` WebSocket. */
+export interface HubSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  ping(): void;
+  terminate(): void;
+  close(code?: number, reason?: string): void;
+  on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
+  on(event: 'pong' | 'close' | 'error', listener: () => void): unknown;
+}
+
+interface Client {
+  socket: HubSocket;
+  userId: number | null;
+  locale: Locale;
+  symbols: Set<string>;
+  alive: boolean;
+}
+
+function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+export interface HubStats {
+  clients: number;
+  dropped: number;
+  producing: boolean;
+  node: string;
+  pubsub: 'local' | 'redis';
+}
+
+/**
+ * Fans market ticks and user events out to this process's WebSocket clients. Ticks come from the one
+ * process that holds the producer lease (leader.ts), through the pub/sub, so every process serves the same
+ * stream. Each message is serialized once, then written to every socket that wants it.
+ */
+export class RealtimeHub {
+  private readonly clients = new Set<Client>();
+  private readonly bySymbol = new Map<string, Set<Client>>();
+  private readonly byUser = new Map<number, Set<Client>>();
+  private readonly unsubscribers: (() => Promise<void>)[] = [];
+  private stopProducing: (() => void) | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private dropped = 0;
+
+  constructor(
+    private readonly deps: {
+      market: MarketDataProvider;
+      pubsub: PubSub;
+      leader: LeaderElection;
+      log: FastifyBaseLogger;
+      nodeId: string;
+      maxBufferedBytes: number;
+      authenticate: (token: string) => Promise<number | null>;
+    },
+  ) {}
+
+  async start(options: { produce: boolean }): Promise<void> {
+    const { pubsub } = this.deps;
+    this.unsubscribers.push(
+      await pubsub.subscribe(MARKET_CHANNEL, (m) => {
+        this.onMarketMessage(m);
+      }),
+    );
+    this.unsubscribers.push(
+      await pubsub.subscribe(USER_CHANNEL, (m) => {
+        this.onUserMessage(m);
+      }),
+    );
+    if (options.produce) {
+      this.deps.leader.start((leader) => {
+        if (leader) this.produce();
+        else this.stopProducingTicks();
+        this.deps.log.info(
+          { node: this.deps.nodeId, leader },
+          leader ? 'producing market ticks' : 'following',
+        );
+      });
+    }
+    this.heartbeat = setInterval(() => {
+      this.beat();
+    }, WS_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.deps.leader.stop();
+    this.stopProducingTicks();
+    for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe();
+    for (const client of this.clients) client.socket.close(1001, 'server shutting down');
+  }
+
+  stats(): HubStats {
+    return {
+      clients: this.clients.size,
+      dropped: this.dropped,
+      producing: this.stopProducing !== undefined,
+      node: this.deps.nodeId,
+      pubsub: this.deps.pubsub.kind,
+    };
+  }
+
+  /** Sends a user's own event (an order filled, a review finished) to their sockets on every process. */
+  async publishUserEvent(userId: number, event: TUserEvent): Promise<void> {
+    const message: TWsMessage = { type: 'event', event };
+    await this.deps.pubsub.publish(USER_CHANNEL, `${userId}\n${JSON.stringify(message)}`);
+  }
+
+  private produce(): void {
+    const { market, pubsub } = this.deps;
+    const unsubscribe = market.subscribe((event: MarketEvent) => {
+      const ts = Date.now();
+      const [key, message] =
+        event.type === 'quote'
+          ? [event.quote.code, { type: 'quote', quote: event.quote, ts }]
+          : ['', { type: 'index', index: event.index, ts }];
+      void pubsub.publish(MARKET_CHANNEL, `${key}\n${JSON.stringify(message)}`).catch((error: unknown) => {
+        this.deps.log.warn({ err: error }, 'could not publish a tick');
+      });
+    });
+    market.start();
+    this.stopProducing = () => {
+      unsubscribe();
+      market.stop();
+    };
+  }
+
+  private stopProducingTicks(): void {
+    this.stopProducing?.();
+    this.stopProducing = undefined;
+  }
+
+  private onMarketMessage(raw: string): void {
+    const cut = raw.indexOf('\n');
+    const code = raw.slice(0, cut);
+    const payload = raw.slice(cut + 1);
+    const targets = code === '' ? this.clients : this.bySymbol.get(code);
+    if (!targets) return;
+    for (const client of targets) this.send(client, payload);
+  }
+
+  private onUserMessage(raw: string): void {
+    const cut = raw.indexOf('\n');
+    const targets = this.byUser.get(Number(raw.slice(0, cut)));
+    if (!targets) return;
+    const payload = raw.slice(cut + 1);
+    for (const client of targets) this.send(client, payload);
+  }
+
+  private send(client: Client, payload: string): void {
+    const { socket } = client;
+    if (socket.readyState !== WS_OPEN) return;
+    if (socket.bufferedAmount > this.deps.maxBufferedBytes) {
+      this.dropped += 1;
+      this.deps.log.warn({ user: client.userId }, 'dropping a slow WebSocket client');
+      socket.terminate();
+      return;
+    }
+    socket.send(payload);
+  }
+
+  private reply(client: Client, message: TWsMessage): void {
+    this.send(client, JSON.stringify(message));
+  }
+
+  private beat(): void {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }
+
+  attach(socket: HubSocket, locale: Locale): void {
+    const client: Client = { socket, userId: null, locale, symbols: new Set(), alive: true };
+    this.clients.add(client);
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('message', (data, isBinary) => {
+      client.alive = true;
+      if (isBinary) {
+        this.fail(client, 'validation.invalidJson');
+        return;
+      }
+      void this.onCommand(client, rawText(data));
+    });
+    socket.on('close', () => {
+      this.detach(client);
+    });
+    socket.on('error', () => {
+      this.detach(client);
+    });
+    this.reply(client, { type: 'ready', user_id: null });
+  }
+
+  private detach(client: Client): void {
+    this.clients.delete(client);
+    for (const code of client.symbols) this.bySymbol.get(code)?.delete(client);
+    if (client.userId !== null) this.byUser.get(client.userId)?.delete(client);
+  }
+
+  private fail(client: Client, key: string, code = 400): void {
+    this.reply(client, { type: 'error', code, msg: translate(client.locale, key) });
+  }
+
+  private async onCommand(client: Client, text: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.fail(client, 'validation.invalidJson');
+      return;
+    }
+    const parsed = ZWsCommand.safeParse(json);
+    if (!parsed.success) {
+      this.fail(client, 'errors.VALIDATION');
+      return;
+    }
+    const command = parsed.data;
+    switch (command.op) {
+      case 'auth': {
+        const userId = await this.deps.authenticate(command.token);
+        if (userId === null) {
+          this.fail(client, 'errors.UNAUTHENTICATED', 401);
+          return;
+        }
+        if (client.userId !== null) this.byUser.get(client.userId)?.delete(client);
+        client.userId = userId;
+        const set = this.byUser.get(userId) ?? new Set();
+        set.add(client);
+        this.byUser.set(userId, set);
+        this.reply(client, { type: 'ready', user_id: userId });
+        return;
+      }
+      case 'subscribe': {
+        const codes = command.symbols.map((s) => s.toUpperCase()).filter((s) => this.deps.market.quote(s));
+        for (const code of codes) {
+          if (client.symbols.size >= WS_MAX_SYMBOLS) break;
+          client.symbols.add(code);
+          const set = this.bySymbol.get(code) ?? new Set();
+          set.add(client);
+          this.bySymbol.set(code, set);
+        }
+        this.reply(client, { type: 'subscribed', symbols: [...client.symbols] });
+        // A fresh quote at once, so the client does not wait for the next tick.
+        for (const quote of this.deps.market.quotes(codes)) this.reply(client, { type: 'quote', quote });
+        return;
+      }
+      case 'unsubscribe': {
+        for (const code of command.symbols.map((s) => s.toUpperCase())) {
+          client.symbols.delete(code);
+          this.bySymbol.get(code)?.delete(client);
+        }
+        this.reply(client, { type: 'subscribed', symbols: [...client.symbols] });
+        return;
+      }
+      case 'ping':
+        this.reply(client, command.t === undefined ? { type: 'pong' } : { type: 'pong', t: command.t });
+        return;
+    }
+  }
+}

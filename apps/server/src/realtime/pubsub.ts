@@ -1,0 +1,80 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+
+/**
+ * Messages between server processes. In one process an EventEmitter does; with REDIS_URL every process
+ * publishes to and hears from Redis, so a tick or a user event produced on one reaches clients of all.
+ */
+export interface PubSub {
+  readonly kind: 'local' | 'redis';
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export class LocalPubSub implements PubSub {
+  readonly kind = 'local';
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  async publish(channel: string, message: string): Promise<void> {
+    this.emitter.emit(channel, message);
+  }
+  async subscribe(channel: string, handler: (message: string) => void) {
+    this.emitter.on(channel, handler);
+    return async () => {
+      this.emitter.off(channel, handler);
+    };
+  }
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+export class RedisPubSub implements PubSub {
+  readonly kind = 'redis';
+  readonly client: Redis;
+  private readonly subscriber: Redis;
+  private readonly handlers = new Map<string, Set<(message: string) => void>>();
+
+  constructor(
+    url: string,
+    readonly prefix = 'kabuto:',
+  ) {
+    const options = { maxRetriesPerRequest: null, lazyConnect: false } as const;
+    this.client = new Redis(url, options);
+    this.subscriber = new Redis(url, options);
+    // ioredis reconnects by itself; an error event without a listener would crash the process.
+    this.client.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (channel: string, message: string) => {
+      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+    });
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(this.prefix + channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void) {
+    const full = this.prefix + channel;
+    let set = this.handlers.get(full);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(full, set);
+      await this.subscriber.subscribe(full);
+    }
+    set.add(handler);
+    return async () => {
+      set.delete(handler);
+      if (set.size === 0) {
+        this.handlers.delete(full);
+        await this.subscriber.unsubscribe(full);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.subscriber.disconnect();
+    await this.client.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
+import { TestSocket, isType } from '../test/ws-client.js';
+
+let t: TestApp;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_CLOCK: 'always-open' }, undefined, {
+    produceTicks: true,
+    maxBufferedBytes: 64 * 1024,
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/ws`;
+});
+afterAll(() => t.close());
+
+const quoteOf = (code: string) => isType('quote', (m) => (m['quote'] as { code: string }).code === code);
+
+describe('the quote stream', () => {
+  it('greets, answers pings, sends a snapshot on subscribe, then live ticks and index ticks', async () => {
+    const ws = await TestSocket.open(`${url}?lang=en`);
+    await ws.next(isType('ready', (m) => m['user_id'] === null));
+    ws.send({ op: 'ping', t: 42 });
+    expect(await ws.next(isType('pong'))).toEqual({ type: 'pong', t: 42 });
+    ws.send({ op: 'subscribe', symbols: ['7203', '6758', 'NOPE'] });
+    expect(await ws.next(isType('subscribed'))).toEqual({ type: 'subscribed', symbols: ['7203', '6758'] });
+    const snapshot = await ws.next(quoteOf('7203'));
+    expect(snapshot['ts']).toBeUndefined();
+    await ws.next(isType('index'), 5000);
+    // The simulator ticks about 30% of the symbols each second; within a few seconds both tick live.
+    await ws.next(
+      isType('quote', (m) => typeof m['ts'] === 'number'),
+      10_000,
+    );
+    ws.send({ op: 'unsubscribe', symbols: ['7203', '6758'] });
+    await ws.next(isType('subscribed', (m) => (m['symbols'] as string[]).length === 0));
+    const count = ws.messages.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(ws.messages.slice(count).filter((m) => m['type'] === 'quote')).toEqual([]);
+    ws.close();
+  });
+
+  it('answers bad commands with a localized error and keeps the connection', async () => {
+    const ws = await TestSocket.open(`${url}?lang=jp`);
+    await ws.next(isType('ready'));
+    ws.socket.send('{not json');
+    expect(await ws.next(isType('error'))).toEqual({
+      type: 'error',
+      code: 400,
+      msg: 'リクエスト本文が正しいJSONではありません',
+    });
+    ws.send({ op: 'subscribe', symbols: 'all' });
+    await ws.next(isType('error', (m) => m['msg'] === '入力内容をご確認ください'));
+    ws.send({ op: 'auth', token: 'x'.repeat(43) });
+    await ws.next(isType('error', (m) => m['code'] === 401));
+    ws.send({ op: 'ping' });
+    await ws.next(isType('pong'));
+    ws.close();
+  });
+});
+
+describe('the user channel', () => {
+  it('delivers a user’s events to their own sockets only', async () => {
+    const alice = await registerAndLogin(t);
+    const bob = await registerAndLogin(t);
+    const a = await TestSocket.open(url);
+    const b = await TestSocket.open(url);
+    const anonymous = await TestSocket.open(url);
+    a.send({ op: 'auth', token: alice.token });
+    b.send({ op: 'auth', token: bob.token });
+    await a.next(isType('ready', (m) => m['user_id'] === alice.userId));
+    await b.next(isType('ready', (m) => m['user_id'] === bob.userId));
+    await t.app.ctx.realtime.publishUserEvent(alice.userId, {
+      kind: 'test.hello',
+      at: new Date().toISOString(),
+      data: { n: 1 },
+    });
+    const event = await a.next(isType('event'));
+    expect(event['event']).toMatchObject({ kind: 'test.hello', data: { n: 1 } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.messages.some((m) => m['type'] === 'event')).toBe(false);
+    expect(anonymous.messages.some((m) => m['type'] === 'event')).toBe(false);
+    for (const s of [a, b, anonymous]) s.close();
+  });
+
+  it('drops a client that does not read rather than buffering without bound', async () => {
+    const user = await registerAndLogin(t);
+    const slow = await TestSocket.open(url);
+    slow.send({ op: 'auth', token: user.token });
+    await slow.next(isType('ready', (m) => m['user_id'] === user.userId));
+    const closed = new Promise<void>((resolve) =>
+      slow.socket.once('close', () => {
+        resolve();
+      }),
+    );
+    // Stop reading: the kernel buffers fill, then the server's own buffer passes its limit.
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = 'x'.repeat(64 * 1024);
+    const before = t.app.ctx.realtime.stats().dropped;
+    for (let i = 0; i < 400 && t.app.ctx.realtime.stats().dropped === before; i++) {
+      await t.app.ctx.realtime.publishUserEvent(user.userId, { kind: 'test.big', at: '', data: { big } });
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.app.ctx.realtime.stats().dropped).toBe(before + 1);
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+  });
+});
