@@ -92,7 +92,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const nodeId = `${process.pid}-${randomBytes(3).toString('hex')}`;
   const market =
     options.market ??
-    new MarketSimulator({ clock: options.clock, mode: config.MARKET_CLOCK, seed: config.MARKET_SEED });
+    new MarketSimulator({
+      clock: options.clock,
+      mode: config.MARKET_CLOCK,
+      seed: config.MARKET_SEED,
+      tickIntervalMs: config.MARKET_TICK_MS,
+    });
   const redis = config.REDIS_URL ? new RedisPubSub(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
   const pubsub: PubSub = redis ?? new LocalPubSub();
   const leader = redis

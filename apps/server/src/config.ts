@@ -61,6 +61,8 @@ export const ZConfig = z.object({
   MARKET_CLOCK: z.enum(['tokyo', 'always-open']).default('tokyo'),
   /** The simulator's seed: the same seed and clock give the same prices. */
   MARKET_SEED: z.string().min(1).max(64).default('kabuto'),
+  /** How often the simulator's live feed beats, in ms (each beat ticks about 30% of the symbols). */
+  MARKET_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });

@@ -3,7 +3,7 @@ import { addSen, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { userBalances } from '../ledger/ledger.js';
+import { balanceOf } from '../ledger/ledger.js';
 
 /**
  * The account figures of the user tab, all derived from the database:
@@ -13,9 +13,24 @@ import { userBalances } from '../ledger/ledger.js';
  * The credit score follows the published rule of docs/adr/0007-credit-score.md.
  */
 export async function loadUserInfo(ctx: { db: Executor }, userId: number): Promise<TUserInfo> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  // One round trip: the user's row and the sums of their ledger accounts.
+  const [user] = await ctx.db
+    .select({
+      id: users.id,
+      phone: users.phone,
+      invitationCode: users.invitationCode,
+      realNameStatus: users.realNameStatus,
+      txnPasswordHash: users.txnPasswordHash,
+      createdAt: users.createdAt,
+      cash: balanceOf(userId, 'cash'),
+      reserved: balanceOf(userId, 'reserved'),
+      margin: balanceOf(userId, 'margin'),
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHENTICATED');
-  const balances = await userBalances(ctx.db, userId);
+  const balances = { cash: sen(BigInt(user.cash)), reserved: sen(BigInt(user.reserved)), margin: sen(BigInt(user.margin)) };
   const usedFunds = addSen(balances.reserved, balances.margin);
   return {
     user_id: user.id,

@@ -88,6 +88,11 @@ export async function userBalances(db: Executor, userId: number): Promise<UserBa
   return balances;
 }
 
+/** A scalar subquery: the balance of one of a user's accounts (sum of its postings), as text. */
+export function balanceOf(userId: number, kind: UserAccountKind) {
+  return sql<string>`(select coalesce(sum(p.amount), 0)::text from ${postings} p join ${ledgerAccounts} a on a.id = p.account_id where a.user_id = ${userId} and a.kind = ${kind})`;
+}
+
 /** Demo mode only: the visible journal entry that gives a user demo cash from the house. */
 export async function fundDemoCash(db: Executor, userId: number, amount: Sen): Promise<number> {
   const [cash, funding] = await Promise.all([
