@@ -104,7 +104,8 @@ async function run(label: string, tickMs: number, port: number) {
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   measuring = false;
   const elapsed = (Date.now() - started) / 1000;
-  const health = ((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as Health).data.realtime;
+  const health = ((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as Health).data
+    .realtime;
   for (const ws of sockets) ws.terminate();
   server.kill('SIGTERM');
   const sorted = Float64Array.from(latencies).sort();
@@ -122,5 +123,6 @@ async function run(label: string, tickMs: number, port: number) {
 const results = [await run('normal (1 beat/s)', 1000, 18301), await run('10x (10 beats/s)', 100, 18302)];
 console.log(`\n${CLIENTS} clients x ${SYMBOLS} symbols, ${SECONDS} s measured each, one run:\n`);
 const rows = [['rate', 'clients', 'dropped', 'msgs/s', 'p50 ms', 'p99 ms', 'max ms']];
-for (const r of results) rows.push([r.label, r.clients, r.dropped, r.msgsPerSec, r.p50, r.p99, r.max].map(String));
+for (const r of results)
+  rows.push([r.label, r.clients, r.dropped, r.msgsPerSec, r.p50, r.p99, r.max].map(String));
 for (const row of rows) console.log(row.map((c) => c.padEnd(18)).join(''));

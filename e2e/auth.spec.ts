@@ -95,6 +95,10 @@ const registrationMessages = {
     passwordLength: 'The password must be 6 to 10 characters long',
     mismatch: 'The passwords entered twice are different',
     invite: 'Please enter an invitation code',
+    smsRequired: 'Please enter the verification code',
+    smsFormat: 'The verification code has 6 digits',
+    confirmRequired: 'Please enter the password again',
+    passwordRequired: 'Password cannot be empty',
     account: 'Account cannot be empty',
     password: 'Password cannot be empty',
     agreement: 'Please read and agree to the User Agreement, the Security Terms and the Privacy Policy',
@@ -107,6 +111,10 @@ const registrationMessages = {
     passwordLength: 'パスワードは6～10文字で入力してください',
     mismatch: '2回入力したパスワードが一致しません',
     invite: '招待コードを入力してください',
+    smsRequired: '認証コードを入力してください',
+    smsFormat: '認証コードは6桁の数字です',
+    confirmRequired: 'パスワードをもう一度入力してください',
+    passwordRequired: 'パスワードを入力してください',
     account: 'アカウントを入力してください',
     password: 'パスワードを入力してください',
     agreement: '利用規約・セキュリティ規約・プライバシーポリシーをお読みのうえ、同意してください',
@@ -124,6 +132,10 @@ for (const lang of ['en', 'jp'] as const) {
     await submit.click();
     await expect(page.getByText(m.phoneRequired)).toBeVisible();
     await expect(page.getByText(m.invite)).toBeVisible();
+    await expect(page.getByText(m.smsRequired)).toBeVisible();
+    await expect(page.getByText(m.confirmRequired)).toBeVisible();
+    await expect(page.getByText(m.passwordRequired)).toBeVisible();
+    await page.locator('input[autocomplete="one-time-code"]').fill('12');
     const inputs = page.locator('form input');
     await page.locator('input[type="tel"]').fill('0312345678');
     await page.locator('input[type="password"]').nth(0).fill('12345');
@@ -131,6 +143,7 @@ for (const lang of ['en', 'jp'] as const) {
     await submit.click();
     await expect(page.getByText(m.phoneFormat)).toBeVisible();
     await expect(page.getByText(m.passwordLength)).toBeVisible();
+    await expect(page.getByText(m.smsFormat)).toBeVisible();
     await page.locator('input[type="password"]').nth(0).fill('123456');
     await page.locator('input[type="password"]').nth(1).fill('654321');
     await submit.click();

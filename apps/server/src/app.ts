@@ -97,6 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       mode: config.MARKET_CLOCK,
       seed: config.MARKET_SEED,
       tickIntervalMs: config.MARKET_TICK_MS,
+      tickFraction: config.MARKET_TICK_FRACTION,
     });
   const redis = config.REDIS_URL ? new RedisPubSub(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
   const pubsub: PubSub = redis ?? new LocalPubSub();

@@ -63,6 +63,8 @@ export const ZConfig = z.object({
   MARKET_SEED: z.string().min(1).max(64).default('kabuto'),
   /** How often the simulator's live feed beats, in ms (each beat ticks about 30% of the symbols). */
   MARKET_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** The share of the symbols that tick on each beat, in (0, 1]. */
+  MARKET_TICK_FRACTION: z.coerce.number().gt(0).max(1).default(0.3),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });

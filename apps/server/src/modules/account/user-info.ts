@@ -30,7 +30,11 @@ export async function loadUserInfo(ctx: { db: Executor }, userId: number): Promi
     .where(eq(users.id, userId))
     .limit(1);
   if (!user) throw new AppError('UNAUTHENTICATED');
-  const balances = { cash: sen(BigInt(user.cash)), reserved: sen(BigInt(user.reserved)), margin: sen(BigInt(user.margin)) };
+  const balances = {
+    cash: sen(BigInt(user.cash)),
+    reserved: sen(BigInt(user.reserved)),
+    margin: sen(BigInt(user.margin)),
+  };
   const usedFunds = addSen(balances.reserved, balances.margin);
   return {
     user_id: user.id,
