@@ -14,7 +14,7 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true },
+      '/api': { target: apiTarget, ws: true, changeOrigin: true },
       '/ws': { target: apiTarget, ws: true, changeOrigin: true },
     },
   },

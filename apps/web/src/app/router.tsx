@@ -79,6 +79,12 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.webview, 'titles.webview', () =>
         import('@/features/webview/components/webview-page').then((m) => m.WebviewPage),
       ),
+      page(PAGE_PATHS.search, 'titles.search', () =>
+        import('@/features/search/components/search-page').then((m) => m.SearchPage),
+      ),
+      page(PAGE_PATHS.stockDetail, 'titles.stockDetail', () =>
+        import('@/features/stock-detail/components/stock-detail-page').then((m) => m.StockDetailPage),
+      ),
     ],
   },
 ];

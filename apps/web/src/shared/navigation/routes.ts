@@ -19,7 +19,12 @@ export const PAGE_PATHS = {
   switchLanguage: '/subPackages/switchLanguage/switchLanguage',
   userAgreement: '/subPackages/deal/userDeal',
   webview: '/subPackages/webview/webview',
+  search: '/subPackages/search/search',
+  stockDetail: '/subPackages/index/gupiaoDetail/gupiaoDetail',
 } as const;
+
+/** The stock detail page of a code. */
+export const stockDetailUrl = (code: string) => `${PAGE_PATHS.stockDetail}?code=${encodeURIComponent(code)}`;
 
 export type TabPath = (typeof TAB_PATHS)[keyof typeof TAB_PATHS];
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];

@@ -1,10 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
 import { NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { IndexCards } from '@/shared/market/index-cards';
+import { marketListQuery } from '@/shared/market/market-api';
+import { SimulatedBadge } from '@/shared/market/simulated-badge';
+import { StockList } from '@/shared/market/stock-list';
+import { useViewer } from '@/shared/market/viewer';
+import { switchTab } from '@/shared/navigation/nav';
+import { TAB_PATHS } from '@/shared/navigation/routes';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
+import { PageLoading } from '@/shared/ui/page-loading';
 
-/** /pages/index/index */
+/** /pages/index/index: greeting, demo notice, real-name prompt, indices and the hot stocks. */
 export function HomePage() {
   const { t } = useTranslation();
   const { userInfo, loggedIn } = useUserInfo();
@@ -20,7 +29,42 @@ export function HomePage() {
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
-      <EmptyState />
+      <SimulatedBadge />
+      <IndexCards />
+      <HotStocks />
     </>
+  );
+}
+
+function HotStocks() {
+  const { t } = useTranslation();
+  const viewer = useViewer();
+  const { data, isPending } = useQuery(marketListQuery(viewer, { sort: 'turnover', limit: 10 }));
+  return (
+    <section className="home-section" aria-labelledby="hot-stocks-title">
+      <div className="home-section__head">
+        <h2 id="hot-stocks-title" className="home-section__title">
+          {t('market.hotStocks')}
+        </h2>
+        <span className="home-section__hint">{t('market.hotStocksHint')}</span>
+      </div>
+      {isPending ? (
+        <PageLoading />
+      ) : data === undefined || data.items.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <StockList rows={data.items} label={t('market.hotStocks')} testId="hot-stocks" />
+      )}
+      <a
+        className="home-section__more"
+        href={`#${TAB_PATHS.market}`}
+        onClick={(event) => {
+          event.preventDefault();
+          switchTab(TAB_PATHS.market);
+        }}
+      >
+        {t('market.toMarket')} ›
+      </a>
+    </section>
   );
 }

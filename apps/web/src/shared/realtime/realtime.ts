@@ -1,0 +1,70 @@
+import { WS_PATH, type TUserEvent } from '@kabuto/contract';
+import { useEffect } from 'react';
+import { queryClient } from '../api/query-client';
+import { sessionStore } from '../session/session';
+import { RealtimeConnection } from './connection';
+import { applyIndices, applyQuotes, createFrameBatcher } from './quote-cache';
+
+/**
+ * The running app's one realtime connection. Quotes and index ticks are batched per animation frame
+ * into the query cache; components read them through their usual queries.
+ */
+function socketUrl(): string {
+  return `${window.location.origin.replace(/^http/, 'ws')}${WS_PATH}`;
+}
+
+export const realtime = new RealtimeConnection({
+  url: socketUrl,
+  createSocket: (url) => new WebSocket(url),
+  getToken: () => sessionStore.getState().token,
+  log: (message, detail) => {
+    if (import.meta.env.DEV) console.debug(message, detail);
+  },
+});
+
+let lastToken = sessionStore.getState().token;
+sessionStore.subscribe(() => {
+  const token = sessionStore.getState().token;
+  if (token === lastToken) return;
+  lastToken = token;
+  realtime.tokenChanged();
+});
+
+/** requestAnimationFrame, or a timer when the tab is hidden (rAF does not run there). */
+function nextFrame(fn: () => void): void {
+  if (typeof document !== 'undefined' && document.visibilityState === 'visible') {
+    requestAnimationFrame(fn);
+  } else {
+    setTimeout(fn, 250);
+  }
+}
+
+const batcher = createFrameBatcher((quotes, indices) => {
+  applyQuotes(queryClient, quotes);
+  applyIndices(queryClient, indices);
+}, nextFrame);
+realtime.onQuote((quote) => {
+  batcher.quote(quote);
+});
+realtime.onIndex((tick) => {
+  batcher.index(tick);
+});
+
+/** Streams quotes of these codes into the cache while the component is mounted. */
+export function useQuoteStream(codes: readonly string[]): void {
+  const key = [...new Set(codes)].sort().join(',');
+  useEffect(() => {
+    if (key === '') return;
+    return realtime.subscribe(key.split(','));
+  }, [key]);
+}
+
+/** Keeps the connection open for index ticks (sent to every client) while mounted. */
+export function useIndexStream(): void {
+  useEffect(() => realtime.hold(), []);
+}
+
+/** The user's own events (later features: orders filled, reviews finished). */
+export function subscribeUserEvents(listener: (event: TUserEvent) => void): () => void {
+  return realtime.onUserEvent(listener);
+}
