@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { marketStatusQuery } from './market-api';
+import { lastFeedBeat } from '../realtime/realtime';
 import { isQuoteStale } from './stale-rule';
 
 /**
@@ -30,7 +31,7 @@ export function useIsStale(time: string | null | undefined): boolean {
   const offset = status === undefined ? 0 : Date.parse(status.server_time) - dataUpdatedAt;
   const safeOffset = Number.isFinite(offset) ? offset : 0;
   return useSyncExternalStore(subscribeClock, () =>
-    time == null ? false : isQuoteStale(time, status, Date.now() + safeOffset),
+    time == null ? false : isQuoteStale(time, status, Date.now() + safeOffset, lastFeedBeat()),
   );
 }
 

@@ -46,9 +46,20 @@ const batcher = createFrameBatcher((quotes, indices) => {
 realtime.onQuote((quote) => {
   batcher.quote(quote);
 });
+/**
+ * The live feed's latest beat (the index time of its last index tick: both indices tick on every beat).
+ * A beat confirms every quote the feed carries: a stock that did not trade since is still at its price.
+ */
+let feedBeatAt = 0;
 realtime.onIndex((tick) => {
   batcher.index(tick);
+  const at = Date.parse(tick.time);
+  if (Number.isFinite(at) && at > feedBeatAt) feedBeatAt = at;
 });
+
+export function lastFeedBeat(): number {
+  return feedBeatAt;
+}
 
 /** Streams quotes of these codes into the cache while the component is mounted. */
 export function useQuoteStream(codes: readonly string[]): void {
