@@ -56,6 +56,12 @@ async function main(): Promise<void> {
     `  API:        ${origin}/api  (OpenAPI: ${origin}/api/openapi.json)`,
     `  Database:   ${database.driver === 'pglite' ? `embedded PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  SMS codes:  development sender, written to ${join(config.DATA_DIR, 'dev-sms-outbox.jsonl')}`,
+    `  Market:     simulated Tokyo market, ${
+      config.MARKET_CLOCK === 'always-open'
+        ? 'always-open demo clock (MARKET_CLOCK=always-open)'
+        : 'exchange hours in Tokyo time (MARKET_CLOCK=always-open keeps it in session)'
+    }`,
+    `  Realtime:   ${config.REDIS_URL ? 'Redis pub/sub (REDIS_URL)' : 'in-process (set REDIS_URL to run several processes)'}`,
   ];
   if (seed) {
     lines.push(
