@@ -21,6 +21,10 @@ import { isBusinessDay } from './market/calendar.js';
 import type { MarketDataProvider } from './market/provider.js';
 import { MarketSimulator } from './market/simulator.js';
 import { marketRoutes } from './modules/market/routes.js';
+import type { FeeSchedule } from './modules/trading/fees.js';
+import { Matcher } from './modules/trading/matcher.js';
+import { tradingRoutes } from './modules/trading/routes.js';
+import { ledgerRoutes } from './modules/ledger/routes.js';
 import { resolveSession } from './modules/auth/sessions.js';
 import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
@@ -48,6 +52,7 @@ export interface AppContext {
   market: MarketDataProvider;
   pubsub: PubSub;
   realtime: RealtimeHub;
+  fees: FeeSchedule;
   /** this process's id among several (logs, health, the tick-producer lease) */
   nodeId: string;
 }
@@ -134,7 +139,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     pubsub,
     realtime,
     nodeId,
+    fees: { bp: config.FEE_BP, minYen: config.FEE_MIN_YEN, maxYen: config.FEE_MAX_YEN },
   } satisfies AppContext);
+  realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 
   app.addHook('onReady', async () => {
     await realtime.start({ produce: options.produceTicks ?? true });
@@ -186,6 +193,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(authRoutes);
       await api.register(accountRoutes);
       await api.register(marketRoutes);
+      await api.register(tradingRoutes);
+      await api.register(ledgerRoutes);
       await api.register(realtimeRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

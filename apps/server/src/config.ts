@@ -57,6 +57,12 @@ export const ZConfig = z.object({
     .min(1024)
     .default(64 * 1024),
   TRUST_PROXY: boolish.default(false),
+  /** The published commission schedule: basis points of the principal, with a minimum and a cap (0 = none). */
+  FEE_BP: z.coerce.number().int().min(0).max(100).default(0),
+  FEE_MIN_YEN: z.coerce.number().int().min(0).max(10_000).default(0),
+  FEE_MAX_YEN: z.coerce.number().int().min(0).max(100_000).default(0),
+  /** How often the matcher looks for pending orders the market has reached, in ms. */
+  MATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** `tokyo` follows the real Tokyo clock; `always-open` keeps the simulated market in session (demos, tests). */
   MARKET_CLOCK: z.enum(['tokyo', 'always-open']).default('tokyo'),
   /** The simulator's seed: the same seed and clock give the same prices. */

@@ -36,6 +36,19 @@ export const ERRORS = {
   STOCK_NOT_FOUND: { code: 1101, http: 404 },
   NO_MARKET_DATA: { code: 1102, http: 404 },
   WATCHLIST_FULL: { code: 1103, http: 422 },
+  // Trading and the ledger: 1200-1299
+  IDEMPOTENCY_KEY_REQUIRED: { code: 1201, http: 400 },
+  IDEMPOTENCY_KEY_REUSED: { code: 1202, http: 409 },
+  INSUFFICIENT_FUNDS: { code: 1203, http: 422 },
+  QUOTE_STALE: { code: 1204, http: 409 },
+  PRICE_OFF_TICK: { code: 1205, http: 422 },
+  PRICE_OUTSIDE_LIMITS: { code: 1206, http: 422 },
+  MIN_COLLATERAL: { code: 1207, http: 422 },
+  ORDER_NOT_FOUND: { code: 1208, http: 404 },
+  ORDER_NOT_PENDING: { code: 1209, http: 409 },
+  POSITION_NOT_FOUND: { code: 1210, http: 404 },
+  POSITION_QUANTITY: { code: 1211, http: 422 },
+  STATEMENT_INVALID: { code: 1212, http: 422 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -9,3 +9,4 @@ export * from './api/auth.js';
 export * from './api/account.js';
 export * from './api/market.js';
 export * from './api/realtime.js';
+export * from './api/trading.js';

@@ -109,6 +109,8 @@ export const journalEntries = pgTable('journal_entries', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   kind: text('kind').notNull(),
   memo: text('memo'),
+  /** what caused it, e.g. an order number */
+  ref: text('ref'),
   createdAt: createdAt(),
 });
 
@@ -122,13 +124,20 @@ export const postings = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => ledgerAccounts.id),
-    /** sen (1/100 yen); positive = debit to the account's holder's favour, see the ADR for signs. */
+    /** sen (1/100 yen); positive increases what the account's owner holds (ADR 0002). */
     amount: bigint('amount', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
+    /** the user whose chain this posting is in (null for the house's accounts) */
+    userId: integer('user_id').references(() => users.id),
+    /** position in the user's chain, from 1 */
+    seq: integer('seq'),
+    /** SHA-256 over the previous hash and this posting's content (ADR 0010) */
+    hash: text('hash'),
   },
   (t) => [
     index('postings_account_idx').on(t.accountId, t.id),
     index('postings_entry_idx').on(t.entryId),
+    uniqueIndex('postings_user_seq_uq').on(t.userId, t.seq),
     check('postings_amount_nonzero', sql`${t.amount} <> 0`),
   ],
 );
@@ -160,4 +169,102 @@ export const searchHistory = pgTable(
     primaryKey({ columns: [t.userId, t.query] }),
     index('search_history_recent_idx').on(t.userId, t.searchedAt),
   ],
+);
+
+/** Answers already given to requests that carried an Idempotency-Key, per user. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused */
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    response: text('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderNo: text('order_no').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    code: text('code').notNull(),
+    kind: text('kind', { enum: ['open', 'close'] }).notNull(),
+    direction: text('direction', { enum: ['long', 'short'] }).notNull(),
+    side: text('side', { enum: ['buy', 'sell'] }).notNull(),
+    priceType: text('price_type', { enum: ['market', 'limit'] }).notNull(),
+    limitPrice: bigint('limit_price', { mode: 'number' }),
+    quantity: integer('quantity').notNull(),
+    leverage: integer('leverage').notNull(),
+    dayTrade: boolean('day_trade').notNull().default(false),
+    positionId: integer('position_id'),
+    status: text('status', { enum: ['pending', 'filled', 'cancelled', 'rejected'] }).notNull(),
+    fillPrice: bigint('fill_price', { mode: 'number' }),
+    principal: bigint('principal', { mode: 'number' }).notNull().default(0),
+    fee: bigint('fee', { mode: 'number' }).notNull().default(0),
+    /** cash held in the user's reserved account for this order while it is pending */
+    reserved: bigint('reserved', { mode: 'number' }).notNull().default(0),
+    reason: text('reason'),
+    createdAt: createdAt(),
+    filledAt: timestamp('filled_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('orders_order_no_uq').on(t.orderNo),
+    index('orders_user_idx').on(t.userId, t.id),
+    index('orders_pending_idx').on(t.status, t.code),
+  ],
+);
+
+export const positions = pgTable(
+  'positions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    code: text('code').notNull(),
+    direction: text('direction', { enum: ['long', 'short'] }).notNull(),
+    leverage: integer('leverage').notNull(),
+    dayTrade: boolean('day_trade').notNull().default(false),
+    status: text('status', { enum: ['holding', 'closed'] }).notNull(),
+    quantity: integer('quantity').notNull(),
+    /** shares in pending close orders */
+    closingQuantity: integer('closing_quantity').notNull().default(0),
+    avgPrice: bigint('avg_price', { mode: 'number' }).notNull(),
+    /** collateral held in the margin account for this position (0 for cash positions) */
+    collateral: bigint('collateral', { mode: 'number' }).notNull().default(0),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closePrice: bigint('close_price', { mode: 'number' }),
+    realizedPl: bigint('realized_pl', { mode: 'number' }).notNull().default(0),
+    /** the holding position a closed part was split from */
+    parentId: integer('parent_id'),
+  },
+  (t) => [index('positions_user_idx').on(t.userId, t.status)],
+);
+
+/** The user's messages (the message page comes with the funds feature; they are stored from now on). */
+export const messages = pgTable(
+  'messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    /** what the message is about, for its text in the user's language at reading time */
+    params: text('params').notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [index('messages_user_idx').on(t.userId, t.id)],
 );

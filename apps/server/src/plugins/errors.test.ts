@@ -23,6 +23,7 @@ const PUBLIC = new Set([
   'GET /api/market/search',
   'GET /api/market/stock',
   'GET /api/market/bars',
+  'GET /api/trade/rules',
 ]);
 
 interface OpenApi {

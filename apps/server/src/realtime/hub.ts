@@ -67,6 +67,7 @@ export class RealtimeHub {
   private stopProducing: (() => void) | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private dropped = 0;
+  private readonly leaderJobs: { start(): void; stop(): void }[] = [];
 
   constructor(
     private readonly deps: {
@@ -79,6 +80,11 @@ export class RealtimeHub {
       authenticate: (token: string) => Promise<number | null>;
     },
   ) {}
+
+  /** A job that must run in exactly one process (the matcher): started and stopped with the lease. */
+  runWhileLeader(job: { start(): void; stop(): void }): void {
+    this.leaderJobs.push(job);
+  }
 
   async start(options: { produce: boolean }): Promise<void> {
     const { pubsub } = this.deps;
@@ -94,8 +100,13 @@ export class RealtimeHub {
     );
     if (options.produce) {
       this.deps.leader.start((leader) => {
-        if (leader) this.produce();
-        else this.stopProducingTicks();
+        if (leader) {
+          this.produce();
+          for (const job of this.leaderJobs) job.start();
+        } else {
+          this.stopProducingTicks();
+          for (const job of this.leaderJobs) job.stop();
+        }
         this.deps.log.info(
           { node: this.deps.nodeId, leader },
           leader ? 'producing market ticks' : 'following',
@@ -112,6 +123,7 @@ export class RealtimeHub {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.deps.leader.stop();
     this.stopProducingTicks();
+    for (const job of this.leaderJobs) job.stop();
     for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe();
     for (const client of this.clients) client.socket.close(1001, 'server shutting down');
   }

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { FixedClock } from '../lib/clock.js';
 import type { SmsMessage, SmsSender } from '../lib/sms.js';
+import type { MarketDataProvider } from '../market/provider.js';
 
 /** Keeps what would have been sent, so a test can read the code. */
 export class CapturingSms implements SmsSender {
@@ -43,7 +44,12 @@ export const TEST_NOW = '2026-11-24T01:00:00.000Z';
 export async function createTestApp(
   env: Record<string, string> = {},
   extend?: (app: FastifyInstance) => void,
-  options: { produceTicks?: boolean; clock?: FixedClock; maxBufferedBytes?: number } = {},
+  options: {
+    produceTicks?: boolean;
+    clock?: FixedClock;
+    maxBufferedBytes?: number;
+    market?: (clock: FixedClock) => MarketDataProvider;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-test-')),
@@ -84,6 +90,7 @@ export async function createTestApp(
     logger: false,
     produceTicks: options.produceTicks ?? false,
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
+    ...(options.market === undefined ? {} : { market: options.market(clock) }),
   });
   extend?.(app);
   await app.ready();

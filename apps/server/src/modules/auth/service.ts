@@ -149,7 +149,7 @@ export async function createUser(
   if (!user) throw new Error('user was not created');
   await tx.insert(invitationCodes).values({ code: ownCode, kind: 'user', ownerUserId: user.id });
   await openUserAccounts(tx, user.id);
-  if (deps.demoCashYen > 0) await fundDemoCash(tx, user.id, yen(deps.demoCashYen));
+  if (deps.demoCashYen > 0) await fundDemoCash(tx, user.id, yen(deps.demoCashYen), deps.clock.now());
   return user.id;
 }
 

@@ -1,17 +1,21 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { negSen, sen, type Sen } from '@kabuto/contract';
 import type { Executor } from '../../db/client.js';
-import { journalEntries, ledgerAccounts, postings } from '../../db/schema.js';
+import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.js';
 
 /**
- * The double-entry ledger. Every movement of money is one journal entry whose postings sum to zero,
- * written in the caller's transaction. Balances are sums of postings; nothing else stores a balance.
- * Sign convention: a positive posting increases what the account's owner holds.
+ * The double-entry ledger (ADR 0002, ADR 0010). Every movement of money is one journal entry whose
+ * postings sum to zero, written in the caller's transaction. Balances are sums of postings; nothing else
+ * stores a balance. A positive posting increases what the account's owner holds. Each user's postings form
+ * a hash chain, so that a statement can be checked for tampering.
  */
 export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin'] as const;
 export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
-export const HOUSE_ACCOUNT_KINDS = ['demo_funding'] as const;
+export const HOUSE_ACCOUNT_KINDS = ['demo_funding', 'market_settlement', 'fees'] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
+
+export const GENESIS_HASH = '0'.repeat(64);
 
 export class LedgerError extends Error {}
 
@@ -20,6 +24,14 @@ export async function openUserAccounts(db: Executor, userId: number): Promise<vo
     .insert(ledgerAccounts)
     .values(USER_ACCOUNT_KINDS.map((kind) => ({ userId, kind })))
     .onConflictDoNothing();
+}
+
+/**
+ * Takes the user's row lock for the rest of the transaction: every money movement of a user runs under it,
+ * so balance checks cannot race and the user's hash chain grows one posting at a time.
+ */
+export async function lockUser(tx: Executor, userId: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
 }
 
 export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {
@@ -45,29 +57,90 @@ export async function houseAccountId(db: Executor, kind: HouseAccountKind): Prom
   return created.id;
 }
 
-export interface PostingLine {
-  accountId: number;
-  amount: Sen;
+/** A line of an entry: a user's account (by kind) or a house account. */
+export type PostingLine =
+  { user: number; account: UserAccountKind; amount: Sen } | { house: HouseAccountKind; amount: Sen };
+
+/** What a posting's hash covers, in this order; the statement carries the same fields. */
+export interface ChainFields {
+  seq: number;
+  entry: number;
+  at: string;
+  kind: string;
+  account: string;
+  amount: number;
 }
 
-/** Writes one balanced journal entry; refuses an empty, unbalanced or zero-amount entry. */
+export function chainHash(prev: string, f: ChainFields): string {
+  return createHash('sha256')
+    .update([prev, f.seq, f.entry, f.at, f.kind, f.account, f.amount].join('|'))
+    .digest('hex');
+}
+
+/**
+ * Writes one balanced journal entry; refuses an empty, unbalanced or zero-amount entry. Lines of zero are
+ * dropped first (a reservation that exactly matches its fill nets to nothing). The caller holds the lock of
+ * every user in the entry (lockUser).
+ */
 export async function postEntry(
   db: Executor,
-  entry: { kind: string; memo?: string; lines: readonly PostingLine[] },
+  entry: { kind: string; memo?: string; ref?: string; at: Date; lines: readonly PostingLine[] },
 ): Promise<number> {
-  if (entry.lines.length < 2) throw new LedgerError('a journal entry needs at least two postings');
-  if (entry.lines.some((l) => l.amount === 0)) throw new LedgerError('a posting cannot be zero');
-  const total = entry.lines.reduce((sum, l) => sum + l.amount, 0);
+  const lines = entry.lines.filter((l) => l.amount !== 0);
+  if (lines.length < 2) throw new LedgerError('a journal entry needs at least two non-zero postings');
+  const total = lines.reduce((sum, l) => sum + l.amount, 0);
   if (total !== 0) throw new LedgerError(`journal entry does not balance: ${total}`);
   const [created] = await db
     .insert(journalEntries)
-    .values({ kind: entry.kind, memo: entry.memo ?? null })
+    .values({ kind: entry.kind, memo: entry.memo ?? null, ref: entry.ref ?? null, createdAt: entry.at })
     .returning({ id: journalEntries.id });
   if (!created) throw new LedgerError('journal entry was not written');
-  await db
-    .insert(postings)
-    .values(entry.lines.map((l) => ({ entryId: created.id, accountId: l.accountId, amount: l.amount })));
+  const at = entry.at.toISOString();
+  const heads = new Map<number, { seq: number; hash: string }>();
+  const rows = [];
+  for (const line of lines) {
+    if ('house' in line) {
+      rows.push({
+        entryId: created.id,
+        accountId: await houseAccountId(db, line.house),
+        amount: line.amount,
+        createdAt: entry.at,
+      });
+      continue;
+    }
+    const head = heads.get(line.user) ?? (await chainHead(db, line.user));
+    const seq = head.seq + 1;
+    const hash = chainHash(head.hash, {
+      seq,
+      entry: created.id,
+      at,
+      kind: entry.kind,
+      account: line.account,
+      amount: line.amount,
+    });
+    heads.set(line.user, { seq, hash });
+    rows.push({
+      entryId: created.id,
+      accountId: await userAccountId(db, line.user, line.account),
+      amount: line.amount,
+      createdAt: entry.at,
+      userId: line.user,
+      seq,
+      hash,
+    });
+  }
+  await db.insert(postings).values(rows);
   return created.id;
+}
+
+async function chainHead(db: Executor, userId: number): Promise<{ seq: number; hash: string }> {
+  const [last] = await db
+    .select({ seq: postings.seq, hash: postings.hash })
+    .from(postings)
+    .where(eq(postings.userId, userId))
+    .orderBy(desc(postings.seq))
+    .limit(1);
+  return { seq: last?.seq ?? 0, hash: last?.hash ?? GENESIS_HASH };
 }
 
 export type UserBalances = Record<UserAccountKind, Sen>;
@@ -94,17 +167,14 @@ export function balanceOf(userId: number, kind: UserAccountKind) {
 }
 
 /** Demo mode only: the visible journal entry that gives a user demo cash from the house. */
-export async function fundDemoCash(db: Executor, userId: number, amount: Sen): Promise<number> {
-  const [cash, funding] = await Promise.all([
-    userAccountId(db, userId, 'cash'),
-    houseAccountId(db, 'demo_funding'),
-  ]);
+export async function fundDemoCash(db: Executor, userId: number, amount: Sen, at: Date): Promise<number> {
   return postEntry(db, {
     kind: 'demo_funding',
     memo: 'Demo cash (demo mode): not real money',
+    at,
     lines: [
-      { accountId: cash, amount },
-      { accountId: funding, amount: negSen(amount) },
+      { user: userId, account: 'cash', amount },
+      { house: 'demo_funding', amount: negSen(amount) },
     ],
   });
 }

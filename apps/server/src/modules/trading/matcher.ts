@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { matchPendingOrders } from './service.js';
+
+/**
+ * Fills waiting orders when the market reaches them. Runs only in the process that holds the producer
+ * lease (so once across processes); every fill is re-checked under the user's lock anyway.
+ */
+export class Matcher {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private running = false;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.pass(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One pass; answers how many orders it filled. */
+  async pass(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      const { ctx } = this.app;
+      const outbox = await matchPendingOrders(ctx.db, {
+        clock: ctx.clock,
+        market: ctx.market,
+        fees: ctx.fees,
+        locale: 'ja',
+      });
+      for (const { userId, event } of outbox) await ctx.realtime.publishUserEvent(userId, event);
+      return outbox.filter((o) => o.event.kind === 'order.filled').length;
+    } catch (error) {
+      this.app.log.error({ err: error }, 'matcher pass failed');
+      return 0;
+    } finally {
+      this.running = false;
+    }
+  }
+}

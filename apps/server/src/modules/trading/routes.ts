@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MARGIN_RULES,
+  LOT_SIZE,
+  ZCancelOrderRequest,
+  ZClosePositionRequest,
+  ZOrder,
+  ZOrderNoQuery,
+  ZOrdersQuery,
+  ZPlaceOrderRequest,
+  ZPosition,
+  ZPositionsQuery,
+  ZTradingRules,
+  envelope,
+  yen,
+} from '@kabuto/contract';
+import type { FastifyRequest } from 'fastify';
+import { idempotent } from '../../lib/idempotency.js';
+import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { ok } from '../../plugins/reply.js';
+import {
+  cancelOrder,
+  closePosition,
+  fillsFrom,
+  findOrder,
+  listOrders,
+  listPositions,
+  placeOrder,
+  type Outbox,
+  type TradingDeps,
+} from './service.js';
+import { orderView, positionView } from './views.js';
+
+export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['trade'];
+  const user = { onRequest: requireUser };
+  const deps = (request: FastifyRequest): TradingDeps => ({
+    clock: app.ctx.clock,
+    market: app.ctx.market,
+    fees: app.ctx.fees,
+    locale: request.locale,
+  });
+  const publish = async (outbox: Outbox) => {
+    for (const { userId, event } of outbox) await app.ctx.realtime.publishUserEvent(userId, event);
+  };
+  const view = (request: FastifyRequest) => (order: Parameters<typeof orderView>[0]) =>
+    orderView(order, request.locale, fillsFrom(app.ctx.market, app.ctx.clock.now()));
+
+  app.get('/trade/rules', { schema: { tags, response: { 200: envelope(ZTradingRules) } } }, async (request) =>
+    ok(request, {
+      lot_size: LOT_SIZE,
+      max_leverage: MARGIN_RULES.maxLeverage,
+      initial_margin_bp: MARGIN_RULES.initialMarginBp,
+      maintenance_bp: MARGIN_RULES.maintenanceBp,
+      min_collateral: yen(MARGIN_RULES.minCollateralYen),
+      fee_bp: app.ctx.fees.bp,
+      fee_min: yen(app.ctx.fees.minYen),
+      fee_max: yen(app.ctx.fees.maxYen),
+    }),
+  );
+
+  app.post(
+    '/trade/placeOrder',
+    { ...user, schema: { tags, body: ZPlaceOrderRequest, response: { 200: envelope(ZOrder) } } },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const outbox: Outbox = [];
+      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
+        view(request)(await placeOrder(tx, deps(request), userId, request.body, outbox)),
+      );
+      await publish(outbox);
+      return ok(request, order);
+    },
+  );
+
+  app.post(
+    '/trade/closePosition',
+    { ...user, schema: { tags, body: ZClosePositionRequest, response: { 200: envelope(ZOrder) } } },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const outbox: Outbox = [];
+      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
+        view(request)(await closePosition(tx, deps(request), userId, request.body, outbox)),
+      );
+      await publish(outbox);
+      return ok(request, order);
+    },
+  );
+
+  app.post(
+    '/trade/cancelOrder',
+    { ...user, schema: { tags, body: ZCancelOrderRequest, response: { 200: envelope(ZOrder) } } },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const outbox: Outbox = [];
+      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
+        view(request)(await cancelOrder(tx, deps(request), userId, request.body.order_no, outbox)),
+      );
+      await publish(outbox);
+      return ok(request, order);
+    },
+  );
+
+  app.get(
+    '/trade/orders',
+    { ...user, schema: { tags, querystring: ZOrdersQuery, response: { 200: envelope(z.array(ZOrder)) } } },
+    async (request) =>
+      ok(
+        request,
+        (await listOrders(app.ctx.db, sessionOf(request).userId, request.query.status)).map(view(request)),
+      ),
+  );
+
+  app.get(
+    '/trade/order',
+    { ...user, schema: { tags, querystring: ZOrderNoQuery, response: { 200: envelope(ZOrder) } } },
+    async (request) =>
+      ok(
+        request,
+        view(request)(await findOrder(app.ctx.db, sessionOf(request).userId, request.query.order_no)),
+      ),
+  );
+
+  app.get(
+    '/trade/positions',
+    {
+      ...user,
+      schema: { tags, querystring: ZPositionsQuery, response: { 200: envelope(z.array(ZPosition)) } },
+    },
+    async (request) =>
+      ok(
+        request,
+        (await listPositions(app.ctx.db, sessionOf(request).userId, request.query.status)).map((p) =>
+          positionView(p, request.locale, app.ctx.market),
+        ),
+      ),
+  );
+};

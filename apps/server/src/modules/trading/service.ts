@@ -1,0 +1,550 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  MARGIN_RULES,
+  STALE_QUOTE_MS,
+  formatYen,
+  negSen,
+  sen,
+  yen,
+  type Sen,
+  type TClosePositionRequest,
+  type TPlaceOrderRequest,
+  type TUserEvent,
+} from '@kabuto/contract';
+import type { Executor, Tx } from '../../db/client.js';
+import { messages, orders, positions } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { getInstrument } from '../../market/instruments.js';
+import type { MarketDataProvider, Quote } from '../../market/provider.js';
+import { nextOpen, sessionState } from '../../market/sessions.js';
+import { isValidTick, tickSize } from '../../market/ticks.js';
+import { lockUser, postEntry, userBalances, type PostingLine } from '../ledger/ledger.js';
+import { collateralFor, feeFor, principalOf, type FeeSchedule } from './fees.js';
+
+export interface TradingDeps {
+  clock: Clock;
+  market: MarketDataProvider;
+  fees: FeeSchedule;
+  locale: string;
+}
+
+export type OrderRow = typeof orders.$inferSelect;
+export type PositionRow = typeof positions.$inferSelect;
+
+/** Events to push to users once the transaction that caused them has committed. */
+export type Outbox = { userId: number; event: TUserEvent }[];
+
+const isMargin = (o: { leverage: number; direction: string }) => o.leverage > 1 || o.direction === 'short';
+
+function quoteOrFail(market: MarketDataProvider, code: string): Quote {
+  if (!getInstrument(code)) throw new AppError('STOCK_NOT_FOUND');
+  const quote = market.quote(code);
+  if (!quote) throw new AppError('NO_MARKET_DATA');
+  return quote;
+}
+
+function checkLimitPrice(price: number, quote: Quote, topix500: boolean, locale: string): Sen {
+  const p = sen(price);
+  if (!isValidTick(p, topix500)) {
+    throw new AppError('PRICE_OFF_TICK', { tick: formatYen(tickSize(p, topix500), locale, 1) });
+  }
+  if (p < quote.limit_down || p > quote.limit_up) {
+    throw new AppError('PRICE_OUTSIDE_LIMITS', {
+      lower: formatYen(quote.limit_down, locale, 1),
+      upper: formatYen(quote.limit_up, locale, 1),
+    });
+  }
+  return p;
+}
+
+/** The price an order fills at now, or null when it cannot fill yet (outside the session, or not reached). */
+export function executablePrice(
+  order: Pick<OrderRow, 'side' | 'priceType' | 'limitPrice'>,
+  quote: Quote,
+  continuous: boolean,
+): Sen | null {
+  if (!continuous) return null;
+  if (order.side === 'buy') {
+    if (order.priceType === 'market' || quote.ask <= (order.limitPrice ?? 0)) return quote.ask;
+  } else if (order.priceType === 'market' || quote.bid >= (order.limitPrice ?? Number.MAX_SAFE_INTEGER)) {
+    return quote.bid;
+  }
+  return null;
+}
+
+function isStale(quote: Quote, now: Date): boolean {
+  return now.getTime() - new Date(quote.time).getTime() > STALE_QUOTE_MS;
+}
+
+async function newOrder(
+  tx: Tx,
+  values: Omit<typeof orders.$inferInsert, 'orderNo'>,
+  now: Date,
+): Promise<OrderRow> {
+  const [row] = await tx
+    .insert(orders)
+    .values({ ...values, orderNo: `tmp-${now.getTime()}-${Math.random()}` })
+    .returning();
+  if (!row) throw new Error('order was not written');
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
+  const [numbered] = await tx
+    .update(orders)
+    .set({ orderNo: `${day}${String(row.id).padStart(8, '0')}` })
+    .where(eq(orders.id, row.id))
+    .returning();
+  if (!numbered) throw new Error('order was not numbered');
+  return numbered;
+}
+
+async function note(
+  tx: Tx,
+  outbox: Outbox,
+  userId: number,
+  kind: string,
+  data: Record<string, unknown>,
+  at: Date,
+) {
+  await tx.insert(messages).values({ userId, kind, params: JSON.stringify(data), createdAt: at });
+  outbox.push({ userId, event: { kind, at: at.toISOString(), data } });
+}
+
+/** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */
+export async function placeOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  userId: number,
+  request: TPlaceOrderRequest,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  const instrument = getInstrument(request.code);
+  const quote = quoteOrFail(deps.market, request.code);
+  const topix500 = instrument?.is_topix500 ?? false;
+  const limit =
+    request.price === undefined ? null : checkLimitPrice(request.price, quote, topix500, deps.locale);
+  const session = sessionState(now, { mode: deps.market.clockMode });
+  if (request.price_type === 'market' && session.continuous && isStale(quote, now))
+    throw new AppError('QUOTE_STALE');
+
+  const draft = {
+    side: request.direction === 'long' ? ('buy' as const) : ('sell' as const),
+    priceType: request.price_type,
+    limitPrice: limit,
+  };
+  const fillNow = executablePrice(draft, quote, session.continuous);
+  const margin = isMargin({ leverage: request.leverage, direction: request.direction });
+  // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
+  const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
+  const principal = principalOf(refPrice, request.quantity);
+  const fee = feeFor(deps.fees, principal);
+  const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
+
+  await lockUser(tx, userId);
+  const balances = await userBalances(tx, userId);
+  if (balances.cash < needed) {
+    throw new AppError('INSUFFICIENT_FUNDS', {
+      needed: formatYen(needed, deps.locale),
+      available: formatYen(balances.cash, deps.locale),
+    });
+  }
+  if (margin) {
+    const collateralAfter = balances.margin + collateralFor(principal, request.leverage);
+    if (collateralAfter < yen(MARGIN_RULES.minCollateralYen)) {
+      throw new AppError('MIN_COLLATERAL', {
+        min: formatYen(yen(MARGIN_RULES.minCollateralYen), deps.locale),
+      });
+    }
+  }
+
+  const order = await newOrder(
+    tx,
+    {
+      userId,
+      code: request.code,
+      kind: 'open',
+      direction: request.direction,
+      side: draft.side,
+      priceType: request.price_type,
+      limitPrice: limit,
+      quantity: request.quantity,
+      leverage: request.leverage,
+      dayTrade: request.day_trade ?? false,
+      status: 'pending',
+      principal,
+      fee,
+      createdAt: now,
+    },
+    now,
+  );
+  if (fillNow !== null) return fillOpenOrder(tx, deps, order, fillNow, outbox);
+
+  await postEntry(tx, {
+    kind: 'order_reserve',
+    ref: order.orderNo,
+    at: now,
+    lines: [
+      { user: userId, account: 'cash', amount: negSen(needed) },
+      { user: userId, account: 'reserved', amount: needed },
+    ],
+  });
+  const [pending] = await tx
+    .update(orders)
+    .set({ reserved: needed })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await note(
+    tx,
+    outbox,
+    userId,
+    'order.placed',
+    { order_no: order.orderNo, code: order.code, quantity: order.quantity },
+    now,
+  );
+  return pending ?? order;
+}
+
+/** Fills an opening order at `price`: cash for the shares (or collateral for margin), the fee, a position. */
+export async function fillOpenOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  order: OrderRow,
+  price: Sen,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  const u = order.userId;
+  const principal = principalOf(price, order.quantity);
+  const fee = feeFor(deps.fees, principal);
+  const margin = isMargin(order);
+  const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
+  const reserved = sen(order.reserved);
+  const spend = sen((margin ? collateral : principal) + fee);
+  const lines: PostingLine[] = [
+    { user: u, account: 'reserved', amount: negSen(reserved) },
+    { user: u, account: 'cash', amount: sen(reserved - spend) },
+    { house: 'fees', amount: fee },
+  ];
+  if (margin) lines.push({ user: u, account: 'margin', amount: collateral });
+  else lines.push({ house: 'market_settlement', amount: principal });
+  await postEntry(tx, { kind: margin ? 'margin_open' : 'trade_buy', ref: order.orderNo, at: now, lines });
+
+  const [position] = await tx
+    .insert(positions)
+    .values({
+      userId: u,
+      code: order.code,
+      direction: order.direction,
+      leverage: order.leverage,
+      dayTrade: order.dayTrade,
+      status: 'holding',
+      quantity: order.quantity,
+      avgPrice: price,
+      collateral,
+      openedAt: now,
+    })
+    .returning();
+  const [filled] = await tx
+    .update(orders)
+    .set({
+      status: 'filled',
+      fillPrice: price,
+      principal,
+      fee,
+      reserved: 0,
+      filledAt: now,
+      positionId: position?.id ?? null,
+    })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+    .returning();
+  if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
+  await note(
+    tx,
+    outbox,
+    u,
+    'order.filled',
+    { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
+    now,
+  );
+  return filled;
+}
+
+/** Closes all or part of a position: fills at once when the market allows, otherwise waits. */
+export async function closePosition(
+  tx: Tx,
+  deps: TradingDeps,
+  userId: number,
+  request: TClosePositionRequest,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  await lockUser(tx, userId);
+  const [position] = await tx
+    .select()
+    .from(positions)
+    .where(
+      and(
+        eq(positions.id, request.position_id),
+        eq(positions.userId, userId),
+        eq(positions.status, 'holding'),
+      ),
+    );
+  if (!position) throw new AppError('POSITION_NOT_FOUND');
+  const available = position.quantity - position.closingQuantity;
+  if (request.quantity > available) throw new AppError('POSITION_QUANTITY', { available });
+  const instrument = getInstrument(position.code);
+  const quote = quoteOrFail(deps.market, position.code);
+  const limit =
+    request.price === undefined
+      ? null
+      : checkLimitPrice(request.price, quote, instrument?.is_topix500 ?? false, deps.locale);
+  const session = sessionState(now, { mode: deps.market.clockMode });
+  if (request.price_type === 'market' && session.continuous && isStale(quote, now))
+    throw new AppError('QUOTE_STALE');
+  const side = position.direction === 'long' ? ('sell' as const) : ('buy' as const);
+  const order = await newOrder(
+    tx,
+    {
+      userId,
+      code: position.code,
+      kind: 'close',
+      direction: position.direction,
+      side,
+      priceType: request.price_type,
+      limitPrice: limit,
+      quantity: request.quantity,
+      leverage: position.leverage,
+      dayTrade: position.dayTrade,
+      positionId: position.id,
+      status: 'pending',
+      createdAt: now,
+    },
+    now,
+  );
+  await tx
+    .update(positions)
+    .set({ closingQuantity: sql`${positions.closingQuantity} + ${request.quantity}` })
+    .where(eq(positions.id, position.id));
+  const price = executablePrice(
+    { side, priceType: request.price_type, limitPrice: limit },
+    quote,
+    session.continuous,
+  );
+  if (price !== null) return fillCloseOrder(tx, deps, order, price, outbox);
+  await note(
+    tx,
+    outbox,
+    userId,
+    'order.placed',
+    { order_no: order.orderNo, code: order.code, quantity: order.quantity },
+    now,
+  );
+  return order;
+}
+
+/** Fills a closing order: proceeds (cash) or collateral back plus profit or loss (margin), and the fee. */
+export async function fillCloseOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  order: OrderRow,
+  price: Sen,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  const u = order.userId;
+  const [position] = await tx
+    .select()
+    .from(positions)
+    .where(eq(positions.id, order.positionId ?? -1));
+  if (!position || position.status !== 'holding')
+    throw new Error(`order ${order.orderNo} has no open position`);
+  const q = order.quantity;
+  const principal = principalOf(price, q);
+  const fee = feeFor(deps.fees, principal);
+  const gross = sen(
+    (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
+  );
+  const whole = q === position.quantity;
+  const collateralPart = sen(
+    whole ? position.collateral : Math.floor((position.collateral * q) / position.quantity),
+  );
+  const margin = isMargin(position);
+  const lines: PostingLine[] = margin
+    ? [
+        { user: u, account: 'margin', amount: negSen(collateralPart) },
+        { user: u, account: 'cash', amount: sen(collateralPart + gross - fee) },
+        { house: 'market_settlement', amount: negSen(gross) },
+        { house: 'fees', amount: fee },
+      ]
+    : [
+        { house: 'market_settlement', amount: negSen(principal) },
+        { user: u, account: 'cash', amount: sen(principal - fee) },
+        { house: 'fees', amount: fee },
+      ];
+  await postEntry(tx, { kind: margin ? 'margin_close' : 'trade_sell', ref: order.orderNo, at: now, lines });
+
+  const realized = sen(gross - fee);
+  if (whole) {
+    await tx
+      .update(positions)
+      .set({
+        status: 'closed',
+        closingQuantity: 0,
+        closedAt: now,
+        closePrice: price,
+        realizedPl: realized,
+      })
+      .where(eq(positions.id, position.id));
+  } else {
+    await tx.insert(positions).values({
+      userId: u,
+      code: position.code,
+      direction: position.direction,
+      leverage: position.leverage,
+      dayTrade: position.dayTrade,
+      status: 'closed',
+      quantity: q,
+      avgPrice: position.avgPrice,
+      collateral: collateralPart,
+      openedAt: position.openedAt,
+      closedAt: now,
+      closePrice: price,
+      realizedPl: realized,
+      parentId: position.id,
+    });
+    await tx
+      .update(positions)
+      .set({
+        quantity: position.quantity - q,
+        closingQuantity: Math.max(0, position.closingQuantity - q),
+        collateral: position.collateral - collateralPart,
+      })
+      .where(eq(positions.id, position.id));
+  }
+  const [filled] = await tx
+    .update(orders)
+    .set({ status: 'filled', fillPrice: price, principal, fee, filledAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+    .returning();
+  if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
+  await note(
+    tx,
+    outbox,
+    u,
+    'order.filled',
+    { order_no: order.orderNo, code: order.code, quantity: q, price },
+    now,
+  );
+  if (whole)
+    await note(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
+  return filled;
+}
+
+export async function cancelOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  userId: number,
+  orderNo: string,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  await lockUser(tx, userId);
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.orderNo, orderNo), eq(orders.userId, userId)));
+  if (!order) throw new AppError('ORDER_NOT_FOUND');
+  if (order.status !== 'pending') throw new AppError('ORDER_NOT_PENDING');
+  if (order.reserved > 0) {
+    await postEntry(tx, {
+      kind: 'order_release',
+      ref: order.orderNo,
+      at: now,
+      lines: [
+        { user: userId, account: 'reserved', amount: negSen(sen(order.reserved)) },
+        { user: userId, account: 'cash', amount: sen(order.reserved) },
+      ],
+    });
+  }
+  if (order.kind === 'close' && order.positionId !== null) {
+    await tx
+      .update(positions)
+      .set({ closingQuantity: sql`greatest(0, ${positions.closingQuantity} - ${order.quantity})` })
+      .where(eq(positions.id, order.positionId));
+  }
+  const [cancelled] = await tx
+    .update(orders)
+    .set({ status: 'cancelled', reserved: 0, cancelledAt: now })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await note(tx, outbox, userId, 'order.cancelled', { order_no: order.orderNo, code: order.code }, now);
+  return cancelled ?? order;
+}
+
+/**
+ * The matcher's pass: every pending order whose price the market has reached is filled, each in its own
+ * transaction under the user's lock, re-checked there (so two passes can never fill one order twice).
+ */
+export async function matchPendingOrders(
+  db: { transaction: Executor['transaction'] },
+  deps: TradingDeps,
+): Promise<Outbox> {
+  const outbox: Outbox = [];
+  const now = deps.clock.now();
+  const session = sessionState(now, { mode: deps.market.clockMode });
+  if (!session.continuous) return outbox;
+  const pending = await db.transaction(async (tx) =>
+    tx.select().from(orders).where(eq(orders.status, 'pending')).orderBy(orders.id).limit(1000),
+  );
+  for (const candidate of pending) {
+    const quote = deps.market.quote(candidate.code);
+    if (!quote || executablePrice(candidate, quote, true) === null) continue;
+    await db.transaction(async (tx) => {
+      await lockUser(tx, candidate.userId);
+      const [order] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, candidate.id), eq(orders.status, 'pending')));
+      if (!order) return;
+      const price = executablePrice(order, quote, true);
+      if (price === null) return;
+      if (order.kind === 'open') await fillOpenOrder(tx, deps, order, price, outbox);
+      else await fillCloseOrder(tx, deps, order, price, outbox);
+    });
+  }
+  return outbox;
+}
+
+export async function listOrders(db: Executor, userId: number, status: 'pending' | 'done' | 'all') {
+  const where =
+    status === 'pending'
+      ? and(eq(orders.userId, userId), eq(orders.status, 'pending'))
+      : status === 'done'
+        ? and(eq(orders.userId, userId), inArray(orders.status, ['filled', 'cancelled', 'rejected']))
+        : eq(orders.userId, userId);
+  return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(500);
+}
+
+export async function findOrder(db: Executor, userId: number, orderNo: string): Promise<OrderRow> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.orderNo, orderNo), eq(orders.userId, userId)));
+  if (!order) throw new AppError('ORDER_NOT_FOUND');
+  return order;
+}
+
+export async function listPositions(db: Executor, userId: number, status: 'holding' | 'closed') {
+  return db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.userId, userId), eq(positions.status, status)))
+    .orderBy(desc(status === 'closed' ? positions.closedAt : positions.openedAt), desc(positions.id))
+    .limit(500);
+}
+
+/** When a waiting order can fill next: the next continuous session (null while the market is open). */
+export function fillsFrom(market: MarketDataProvider, now: Date): Date | null {
+  const session = sessionState(now, { mode: market.clockMode });
+  return session.continuous ? null : nextOpen(now, { mode: market.clockMode });
+}

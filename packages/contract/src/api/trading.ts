@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { ZSenAmount } from './account.js';
+import { ZStockCode } from './market.js';
+
+/**
+ * Trading on the wire. Prices and money are integer sen; quantities are shares in lots of 100.
+ * Every order-creating or money-moving request carries an `Idempotency-Key` header.
+ */
+export const LOT_SIZE = 100;
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** Margin rules of MARKET.md: 30% initial margin (so at most 3x), 20% maintenance, 300,000 yen minimum. */
+export const MARGIN_RULES = {
+  maxLeverage: 3,
+  initialMarginBp: 3000,
+  maintenanceBp: 2000,
+  minCollateralYen: 300_000,
+} as const;
+
+export const ZDirection = z.enum(['long', 'short']);
+export const ZPriceType = z.enum(['market', 'limit']);
+
+// POST /api/trade/placeOrder: opens a position (long = buy up, short = buy down)
+export const ZPlaceOrderRequest = z
+  .strictObject({
+    code: ZStockCode,
+    direction: ZDirection,
+    price_type: ZPriceType,
+    /** sen; required for a limit order, absent for a market order */
+    price: z
+      .number({ error: 'validation.priceRequired' })
+      .int({ error: 'validation.priceTick' })
+      .positive()
+      .optional(),
+    quantity: z
+      .number({ error: 'validation.quantityRequired' })
+      .int({ error: 'validation.quantityLot' })
+      .positive({ error: 'validation.quantityRequired' })
+      .max(10_000_000, { error: 'validation.quantityTooBig' })
+      .refine((q) => q % LOT_SIZE === 0, { error: 'validation.quantityLot' }),
+    /** 1 = cash; 2 or 3 = margin. A short position is always a margin position. */
+    leverage: z
+      .number()
+      .int()
+      .min(1, { error: 'validation.leverageRange' })
+      .max(MARGIN_RULES.maxLeverage, { error: 'validation.leverageRange' }),
+    /** a day-trade margin position: closed by rule before the closing auction */
+    day_trade: z.boolean().default(false),
+  })
+  .refine((o) => (o.price_type === 'limit') === (o.price !== undefined), {
+    error: 'validation.priceRequired',
+    path: ['price'],
+  });
+export type TPlaceOrderRequest = z.input<typeof ZPlaceOrderRequest>;
+
+// POST /api/trade/closePosition: sells (or buys back) all or part of a position
+export const ZClosePositionRequest = z
+  .strictObject({
+    position_id: z.number().int().positive(),
+    price_type: ZPriceType,
+    price: z.number().int().positive().optional(),
+    quantity: z
+      .number({ error: 'validation.quantityRequired' })
+      .int({ error: 'validation.quantityLot' })
+      .positive({ error: 'validation.quantityRequired' })
+      .refine((q) => q % LOT_SIZE === 0, { error: 'validation.quantityLot' }),
+  })
+  .refine((o) => (o.price_type === 'limit') === (o.price !== undefined), {
+    error: 'validation.priceRequired',
+    path: ['price'],
+  });
+export type TClosePositionRequest = z.input<typeof ZClosePositionRequest>;
+
+// POST /api/trade/cancelOrder
+export const ZCancelOrderRequest = z.strictObject({ order_no: z.string().min(1).max(40) });
+
+export const ZOrderStatus = z.enum(['pending', 'filled', 'cancelled', 'rejected']);
+export const ZOrder = z.object({
+  order_no: z.string(),
+  code: z.string(),
+  name: z.string(),
+  /** open: opens a position; close: closes one (position_id) */
+  kind: z.enum(['open', 'close']),
+  direction: ZDirection,
+  /** buy or sell on the market: long opens and short closes buy; the others sell */
+  side: z.enum(['buy', 'sell']),
+  price_type: ZPriceType,
+  limit_price: ZSenAmount.nullable(),
+  quantity: z.number().int(),
+  leverage: z.number().int(),
+  day_trade: z.boolean(),
+  position_id: z.number().int().nullable(),
+  status: ZOrderStatus,
+  fill_price: ZSenAmount.nullable(),
+  /** price × quantity at the fill (or the reserved estimate while pending) */
+  principal: ZSenAmount,
+  fee: ZSenAmount,
+  /** cash the order takes (buy) or gives (sell), fee included */
+  total: ZSenAmount,
+  /** cash held for the order while it is pending */
+  reserved: ZSenAmount,
+  reason: z.string().nullable(),
+  created_at: z.string(),
+  filled_at: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  /** when a waiting order can fill next (outside the session) */
+  fills_from: z.string().nullable(),
+});
+export type TOrder = z.infer<typeof ZOrder>;
+
+export const ZPosition = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  direction: ZDirection,
+  leverage: z.number().int(),
+  day_trade: z.boolean(),
+  status: z.enum(['holding', 'closing', 'closed']),
+  /** shares still held */
+  quantity: z.number().int(),
+  /** shares in pending close orders */
+  closing_quantity: z.number().int(),
+  avg_price: ZSenAmount,
+  opened_at: z.string(),
+  last_price: ZSenAmount,
+  market_value: ZSenAmount,
+  cost: ZSenAmount,
+  collateral: ZSenAmount,
+  floating_pl: ZSenAmount,
+  /** basis points of cost */
+  floating_pl_bp: z.number().int(),
+  realized_pl: ZSenAmount,
+  closed_at: z.string().nullable(),
+  close_price: ZSenAmount.nullable(),
+  /** (collateral + floating P&L) / market value, basis points; null for cash positions */
+  maintenance_bp: z.number().int().nullable(),
+});
+export type TPosition = z.infer<typeof ZPosition>;
+
+export const ZOrdersQuery = z.object({ status: z.enum(['pending', 'done', 'all']).default('all') });
+export const ZPositionsQuery = z.object({ status: z.enum(['holding', 'closed']).default('holding') });
+export const ZOrderNoQuery = z.object({ order_no: z.string().min(1).max(40) });
+
+// GET /api/trade/rules: the published rules and fee schedule
+export const ZTradingRules = z.object({
+  lot_size: z.number().int(),
+  max_leverage: z.number().int(),
+  initial_margin_bp: z.number().int(),
+  maintenance_bp: z.number().int(),
+  min_collateral: ZSenAmount,
+  /** commission: fee = max(min, floor(principal × bp / 10,000)) rounded down to the yen */
+  fee_bp: z.number().int(),
+  fee_min: ZSenAmount,
+  fee_max: ZSenAmount,
+});
+export type TTradingRules = z.infer<typeof ZTradingRules>;
+
+// Ledger: GET /api/ledger/entries, GET /api/ledger/statement (CSV), POST /api/ledger/verifyStatement
+export const LEDGER_ENTRY_KINDS = [
+  'demo_funding',
+  'order_reserve',
+  'order_release',
+  'trade_buy',
+  'trade_sell',
+  'fee',
+  'margin_open',
+  'margin_close',
+] as const;
+export const ZLedgerQuery = z.object({
+  kind: z.string().max(40).optional(),
+  from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
+  to: z.iso.date({ error: 'validation.dateFormat' }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZLedgerLine = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  kind: z.string(),
+  account: z.enum(['cash', 'reserved', 'margin']),
+  amount: ZSenAmount,
+  /** the account's balance after this line */
+  balance: ZSenAmount,
+  memo: z.string().nullable(),
+  hash: z.string(),
+});
+export type TLedgerLine = z.infer<typeof ZLedgerLine>;
+export const ZLedgerPage = z.object({ total: z.number().int(), items: z.array(ZLedgerLine) });
+export const ZStatementQuery = z.object({
+  from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
+  to: z.iso.date({ error: 'validation.dateFormat' }).optional(),
+});
+export const ZVerifyResult = z.object({
+  valid: z.boolean(),
+  lines: z.number().int(),
+  /** the first line (1-based, after the header) that does not match the chain */
+  first_bad_line: z.number().int().nullable(),
+  problem: z.string().nullable(),
+});
