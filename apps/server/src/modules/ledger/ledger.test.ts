@@ -122,3 +122,27 @@ describe('statements', () => {
     expect(verifyStatement(lines?.slice(2) ?? [])).toMatchObject({ valid: true, lines: 3 });
   });
 });
+
+describe('the verify-statement command', () => {
+  it('accepts an intact statement and rejects a tampered one', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { fileURLToPath } = await import('node:url');
+    const dir = mkdtempSync(join(tmpdir(), 'kabuto-statement-'));
+    const good = join(dir, 'good.csv');
+    const csv = await statement(alice.token);
+    writeFileSync(good, csv);
+    const tampered = join(dir, 'tampered.csv');
+    writeFileSync(tampered, csv.replace(',-300000.00,', ',-3.00,'));
+    const script = fileURLToPath(new URL('../../scripts/verify-statement.ts', import.meta.url));
+    const run = (file: string) =>
+      execFileSync(process.execPath, ['--conditions=@kabuto/source', '--import', 'tsx', script, file], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
+    expect(run(good)).toContain('valid, 5 lines');
+    expect(() => run(tampered)).toThrow(/INVALID at line 2 \(hash\)/);
+  });
+});

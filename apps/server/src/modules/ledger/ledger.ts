@@ -28,10 +28,12 @@ export async function openUserAccounts(db: Executor, userId: number): Promise<vo
 
 /**
  * Takes the user's row lock for the rest of the transaction: every money movement of a user runs under it,
- * so balance checks cannot race and the user's hash chain grows one posting at a time.
+ * so balance checks cannot race and the user's hash chain grows one posting at a time. It is the first
+ * lock such a transaction takes (before any insert that references the user), and it is NO KEY UPDATE, which
+ * foreign-key checks of other transactions do not wait for; together that rules out lock-order deadlocks.
  */
 export async function lockUser(tx: Executor, userId: number): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
 }
 
 export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {

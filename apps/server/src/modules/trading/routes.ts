@@ -16,7 +16,7 @@ import {
   yen,
 } from '@kabuto/contract';
 import type { FastifyRequest } from 'fastify';
-import { idempotent } from '../../lib/idempotency.js';
+import { idempotent } from '../../plugins/idempotency.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import {

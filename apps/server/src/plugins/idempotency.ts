@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
 import type { Db, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
-import { AppError } from './app-error.js';
+import { lockUser } from '../modules/ledger/ledger.js';
+import { AppError } from '../lib/app-error.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9_-]{8,100}$/;
 
@@ -33,6 +34,8 @@ export async function idempotent<T>(
   if (key === undefined || !KEY_FORMAT.test(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
   const hash = requestHash(request);
   return db.transaction(async (tx) => {
+    // The user's lock first: every money transaction of a user takes it before anything else.
+    await lockUser(tx, userId);
     const claimed = await tx
       .insert(idempotencyKeys)
       .values({ userId, key, requestHash: hash, statusCode: 0, response: '' })
