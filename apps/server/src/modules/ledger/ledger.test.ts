@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TLedgerLine } from '@kabuto/contract';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
@@ -125,11 +130,6 @@ describe('statements', () => {
 
 describe('the verify-statement command', () => {
   it('accepts an intact statement and rejects a tampered one', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { fileURLToPath } = await import('node:url');
     const dir = mkdtempSync(join(tmpdir(), 'kabuto-statement-'));
     const good = join(dir, 'good.csv');
     const csv = await statement(alice.token);
