@@ -85,6 +85,15 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.stockDetail, 'titles.stockDetail', () =>
         import('@/features/stock-detail/components/stock-detail-page').then((m) => m.StockDetailPage),
       ),
+      page(PAGE_PATHS.orders, 'titles.orders', () =>
+        import('@/features/orders/components/orders-page').then((m) => m.OrdersPage),
+      ),
+      page(PAGE_PATHS.orderDetail, 'titles.orderDetail', () =>
+        import('@/features/orders/components/order-detail-page').then((m) => m.OrderDetailPage),
+      ),
+      page(PAGE_PATHS.transactionLog, 'titles.transactionLog', () =>
+        import('@/features/ledger/components/transaction-log-page').then((m) => m.TransactionLogPage),
+      ),
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { TAB_ORDER } from '@/shared/navigation/routes';
+import { useTradingEvents } from '@/shared/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
 import { AppTabBar } from './tab-bar';
@@ -10,6 +11,7 @@ export function AppLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const matches = useMatches();
+  useTradingEvents();
   const handle = matches.map((m) => m.handle).findLast(isRouteHandle);
   const isTab = TAB_ORDER.some((p) => p === pathname);
   const title = handle === undefined ? t('common.appName') : t(handle.titleKey);

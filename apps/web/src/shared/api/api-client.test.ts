@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createApiClient, type ApiClientDeps } from './api-client';
+import { createApiClient, filenameOf, type ApiClientDeps } from './api-client';
 import { ApiError, CLIENT_CODES, fieldIssuesOf } from './api-error';
 
 function jsonResponse(status: number, body: unknown): Response {
@@ -164,5 +164,69 @@ describe('api client', () => {
     );
     await expect(api.request({ path: '/x', schema: ZData, toast: false })).rejects.toBeInstanceOf(ApiError);
     expect(deps.toast).not.toHaveBeenCalled();
+  });
+
+  it('sends extra headers (Idempotency-Key) next to lang and token', async () => {
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 1 } })),
+    );
+    await api.request({
+      method: 'POST',
+      path: '/trade/placeOrder',
+      body: { a: 1 },
+      headers: { 'idempotency-key': 'k-12345678' },
+      schema: ZData,
+    });
+    const headers = deps.fetch.mock.calls[0]?.[1]?.headers as Record<string, string>;
+    expect(headers['idempotency-key']).toBe('k-12345678');
+    expect(headers.token).toBe('tok');
+    expect(headers['content-type']).toBe('application/json');
+  });
+
+  it('posts a raw text body with its content type', async () => {
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(200, { code: 1, msg: 'ok', data: { n: 1 } })),
+    );
+    await api.request({ path: '/v', text: { contentType: 'text/csv', value: 'a,b\n' }, schema: ZData });
+    const init = deps.fetch.mock.calls[0]?.[1];
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('a,b\n');
+    expect((init?.headers as Record<string, string>)['content-type']).toBe('text/csv');
+  });
+
+  it('downloads a file with the token and its suggested name', async () => {
+    const { deps, api } = setup(() =>
+      Promise.resolve(
+        new Response('seq,at\n', {
+          status: 200,
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="statement.csv"',
+          },
+        }),
+      ),
+    );
+    const file = await api.fetchFile({ path: '/ledger/statement', query: { from: '2026-11-01' } });
+    expect(file.filename).toBe('statement.csv');
+    await expect(file.blob.text()).resolves.toBe('seq,at\n');
+    const [url, init] = deps.fetch.mock.calls[0] ?? [];
+    expect(url).toBe('/api/ledger/statement?from=2026-11-01&lang=jp');
+    expect((init?.headers as Record<string, string>).token).toBe('tok');
+  });
+
+  it('turns a failure envelope of a download into an ApiError and a toast', async () => {
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(422, { code: 400, msg: 'bad date', data: null })),
+    );
+    await expect(api.fetchFile({ path: '/ledger/statement' })).rejects.toMatchObject({ code: 400 });
+    expect(deps.toast).toHaveBeenCalledWith('bad date', 2000);
+  });
+
+  it('reads Content-Disposition file names', () => {
+    expect(filenameOf(null)).toBeNull();
+    expect(filenameOf('attachment; filename="a b.csv"')).toBe('a b.csv');
+    expect(filenameOf("attachment; filename=x.csv; filename*=UTF-8''%E6%98%8E%E7%B4%B0.csv")).toBe(
+      '明細.csv',
+    );
   });
 });

@@ -36,10 +36,47 @@ export interface RequestOptions<S extends z.ZodType> {
   schema: S;
   /** Set false to handle a failure without the global toast. */
   toast?: boolean;
+  /** Extra request headers (e.g. `Idempotency-Key`); lang and token are still added by the client. */
+  headers?: Readonly<Record<string, string>>;
+  /** A raw text body with its content type (e.g. a CSV file), sent instead of a JSON `body`. */
+  text?: { contentType: string; value: string };
+  /** Overrides the client's timeout for this request. */
+  timeoutMs?: number;
+}
+
+export interface FileOptions {
+  path: string;
+  query?: Query;
+  toast?: boolean;
+  timeoutMs?: number;
+}
+
+/** A downloaded file: its bytes and the name the server suggested (Content-Disposition). */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+  contentType: string;
 }
 
 export interface ApiClient {
   request: <S extends z.ZodType>(options: RequestOptions<S>) => Promise<z.output<S>>;
+  /** GETs a file (not an envelope) with lang and token; a failure envelope is handled like request's. */
+  fetchFile: (options: FileOptions) => Promise<DownloadedFile>;
+}
+
+/** The file name of a Content-Disposition header (filename*=UTF-8'' preferred over filename=). */
+export function filenameOf(disposition: string | null): string | null {
+  if (disposition === null) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star?.[1] !== undefined) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall back to the plain form
+    }
+  }
+  const plain = /filename\s*=\s*("?)([^";]+)\1/i.exec(disposition);
+  return plain?.[2]?.trim() ?? null;
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
@@ -86,19 +123,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const controller = new AbortController();
     const timer = setTimer(() => {
       controller.abort();
-    }, timeoutMs);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    }, options.timeoutMs ?? timeoutMs);
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     const token = deps.getToken();
     if (token !== null && token !== '') headers.token = token;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    let body: string | undefined;
+    if (options.text !== undefined) {
+      headers['content-type'] = options.text.contentType;
+      body = options.text.value;
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
 
     let response: Response;
     let payload: unknown;
     try {
       response = await deps.fetch(urlOf(options.path, options.query), {
-        method: options.method ?? 'GET',
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body,
         signal: controller.signal,
       });
       const text = await response.text();
@@ -149,5 +193,66 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return parsed.data;
   }
 
-  return { request };
+  async function fetchFile(options: FileOptions): Promise<DownloadedFile> {
+    const showToast = options.toast !== false;
+    const fail = (error: ApiError): ApiError => {
+      if (showToast) deps.toast(error.msg, failureToastMs);
+      return error;
+    };
+    const controller = new AbortController();
+    const timer = setTimer(() => {
+      controller.abort();
+    }, options.timeoutMs ?? timeoutMs);
+    const headers: Record<string, string> = {};
+    const token = deps.getToken();
+    if (token !== null && token !== '') headers.token = token;
+    let response: Response;
+    let blob: Blob;
+    try {
+      response = await deps.fetch(urlOf(options.path, options.query), {
+        method: 'GET',
+        headers,
+        signal: controller.signal,
+      });
+      blob = await response.blob();
+    } catch (cause) {
+      const texts = deps.texts();
+      if (controller.signal.aborted)
+        throw fail(new ApiError({ code: CLIENT_CODES.timeout, msg: texts.timeout, status: 0 }));
+      const detail = cause instanceof Error && cause.message !== '' ? cause.message : 'error';
+      throw fail(
+        new ApiError({ code: CLIENT_CODES.network, msg: `${texts.network} (${detail})`, status: 0 }),
+      );
+    } finally {
+      clearTimer(timer);
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (response.ok && !contentType.includes('application/json')) {
+      return { blob, filename: filenameOf(response.headers.get('content-disposition')), contentType };
+    }
+    // A failure (or an unexpected JSON answer): read it as an envelope.
+    let payload: unknown = null;
+    try {
+      const text = await blob.text();
+      payload = text === '' ? null : (JSON.parse(text) as unknown);
+    } catch {
+      payload = null;
+    }
+    const failure = ZFailureEnvelope.safeParse(payload);
+    if (!failure.success) {
+      if (response.status === 401) throw sessionExpired(401, payload);
+      throw fail(
+        new ApiError({
+          code: CLIENT_CODES.badResponse,
+          msg: deps.texts().badResponse,
+          status: response.status,
+        }),
+      );
+    }
+    const { code, msg, data } = failure.data;
+    if (code === ERRORS.UNAUTHENTICATED.code) throw sessionExpired(response.status, data);
+    throw fail(new ApiError({ code, msg: msg === '' ? 'error' : msg, data, status: response.status }));
+  }
+
+  return { request, fetchFile };
 }

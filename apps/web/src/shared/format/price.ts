@@ -62,3 +62,8 @@ export function formatShares(value: number, locale: Locale): string {
 export function changeClass(change: number): string {
   return change > 0 ? 'price-rise' : change < 0 ? 'price-fall' : 'price-flat';
 }
+
+/** A price with the decimals it needs: one decimal only for a price off the whole yen (0.1-yen ticks). */
+export function formatPriceAuto(amount: number, locale: Locale): string {
+  return formatPrice(amount, amount % 100 === 0 ? 0 : 1, locale);
+}

@@ -21,10 +21,21 @@ export const PAGE_PATHS = {
   webview: '/subPackages/webview/webview',
   search: '/subPackages/search/search',
   stockDetail: '/subPackages/index/gupiaoDetail/gupiaoDetail',
+  orders: '/subPackages/order/order',
+  orderDetail: '/subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail',
+  transactionLog: '/subPackages/transactionLog/transactionLog',
 } as const;
 
 /** The stock detail page of a code. */
 export const stockDetailUrl = (code: string) => `${PAGE_PATHS.stockDetail}?code=${encodeURIComponent(code)}`;
+
+/** The order detail page of an order number. */
+export const orderDetailUrl = (orderNo: string) =>
+  `${PAGE_PATHS.orderDetail}?order_no=${encodeURIComponent(orderNo)}`;
+
+/** The orders page on one of its tabs. */
+export type OrdersTab = 'holding' | 'closed' | 'pending' | 'ipo';
+export const ordersUrl = (tab: OrdersTab = 'holding') => `${PAGE_PATHS.orders}?tab=${tab}`;
 
 export type TabPath = (typeof TAB_PATHS)[keyof typeof TAB_PATHS];
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];

@@ -2,7 +2,7 @@ import { localeOf, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
-import { PAGE_PATHS } from '@/shared/navigation/routes';
+import { ordersUrl, PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { confirmLogout } from '@/shared/ui/confirm-logout';
@@ -85,6 +85,8 @@ function AccountMenu() {
   return (
     <nav aria-label={t('user.menuLabel')}>
       <List>
+        <MenuLink to={ordersUrl()}>{t('user.ordersMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.transactionLog}>{t('user.transactionLogMenu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.settings}>{t('titles.settings')}</MenuLink>
         <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>
         <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>

@@ -6,8 +6,8 @@ import { marketListQuery } from '@/shared/market/market-api';
 import { SimulatedBadge } from '@/shared/market/simulated-badge';
 import { StockList } from '@/shared/market/stock-list';
 import { useViewer } from '@/shared/market/viewer';
-import { switchTab } from '@/shared/navigation/nav';
-import { TAB_PATHS } from '@/shared/navigation/routes';
+import { navigateTo, switchTab } from '@/shared/navigation/nav';
+import { ordersUrl, PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
@@ -29,6 +29,7 @@ export function HomePage() {
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
+      {loggedIn && <QuickLinks />}
       <SimulatedBadge />
       <IndexCards />
       <HotStocks />
@@ -66,5 +67,30 @@ function HotStocks() {
         {t('market.toMarket')} ›
       </a>
     </section>
+  );
+}
+
+function QuickLinks() {
+  const { t } = useTranslation();
+  const links: [string, string][] = [
+    [ordersUrl(), t('home.ordersLink')],
+    [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
+  ];
+  return (
+    <nav className="quick-links" aria-label={t('home.quickLinks')}>
+      {links.map(([to, label]) => (
+        <a
+          key={to}
+          className="quick-links__item"
+          href={`#${to}`}
+          onClick={(event) => {
+            event.preventDefault();
+            navigateTo(to);
+          }}
+        >
+          {label}
+        </a>
+      ))}
+    </nav>
   );
 }

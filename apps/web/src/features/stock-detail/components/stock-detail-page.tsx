@@ -24,6 +24,7 @@ import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { ChartPanel } from './chart-panel';
+import { OrderPanel } from './order-form';
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -66,6 +67,7 @@ export function StockDetailPage() {
             alwaysOpen={status?.always_open === true}
             locale={locale}
           />
+          {data.tradable && <OrderPanel stock={data} quote={data.quote} />}
         </>
       )}
     </div>

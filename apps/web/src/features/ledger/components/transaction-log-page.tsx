@@ -1,0 +1,243 @@
+import { LEDGER_ENTRY_KINDS, localeOf, sen, type TLedgerLine } from '@kabuto/contract';
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney } from '@/shared/format/format';
+import { useSession } from '@/shared/session/session';
+import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/shared/trading/trading-api';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { PageLoading } from '@/shared/ui/page-loading';
+import { RequireLogin } from '@/shared/ui/require-login';
+import { Segmented } from '@/shared/ui/segmented';
+import { showSuccess } from '@/shared/ui/toast';
+import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
+
+/** /subPackages/transactionLog/transactionLog: every ledger line, newest first, and the CSV statement. */
+export function TransactionLogPage() {
+  return (
+    <RequireLogin>
+      <TransactionLog />
+    </RequireLogin>
+  );
+}
+
+function TransactionLog() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const locale = localeOf(useSession((s) => s.lang));
+  const [kind, setKind] = useState('');
+  const [preset, setPreset] = useState<PeriodPreset>('all');
+  const [period, setPeriod] = useState<Period>({ from: '', to: '' });
+  const kindId = useId();
+  const fromId = useId();
+  const toId = useId();
+
+  const filter = {
+    kind,
+    from: isIsoDate(period.from) ? period.from : '',
+    to: isIsoDate(period.to) ? period.to : '',
+  };
+  const query = useInfiniteQuery(ledgerQuery(userId, token, filter));
+  const lines = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const total = query.data?.pages[0]?.total ?? 0;
+  const latestCash = lines.find((l) => l.account === 'cash');
+
+  const choosePreset = (next: PeriodPreset) => {
+    setPreset(next);
+    if (next !== 'custom') setPeriod(presetPeriod(next, new Date()));
+  };
+
+  const download = useMutation({
+    mutationFn: () => downloadStatement(filter),
+    onSuccess: (file) => {
+      const name =
+        file.filename ??
+        `kabuto-statement-${filter.from || 'start'}-${filter.to || tokyoDate(new Date())}.csv`;
+      saveBlob(file.blob, name);
+      showSuccess(t('ledger.downloaded'));
+    },
+  });
+
+  return (
+    <div className="ledger-page">
+      <section className="ledger-filters" aria-label={t('ledger.filters')}>
+        <div className="ledger-filters__row">
+          <label htmlFor={kindId}>{t('ledger.kind')}</label>
+          <select
+            id={kindId}
+            className="ledger-select"
+            value={kind}
+            onChange={(event) => {
+              setKind(event.target.value);
+            }}
+          >
+            <option value="">{t('ledger.allKinds')}</option>
+            {LEDGER_ENTRY_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`ledger.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Segmented<PeriodPreset>
+          label={t('ledger.period')}
+          value={preset}
+          onChange={choosePreset}
+          testId="ledger-preset"
+          options={[
+            { value: 'today', label: t('ledger.today') },
+            { value: 'week', label: t('ledger.week') },
+            { value: 'month', label: t('ledger.month') },
+            { value: 'all', label: t('ledger.all') },
+          ]}
+        />
+        <div className="ledger-filters__dates">
+          <label htmlFor={fromId}>{t('ledger.from')}</label>
+          <input
+            id={fromId}
+            type="date"
+            value={period.from}
+            max={period.to === '' ? undefined : period.to}
+            onChange={(event) => {
+              setPreset('custom');
+              setPeriod((p) => ({ ...p, from: event.target.value }));
+            }}
+          />
+          <label htmlFor={toId}>{t('ledger.to')}</label>
+          <input
+            id={toId}
+            type="date"
+            value={period.to}
+            min={period.from === '' ? undefined : period.from}
+            onChange={(event) => {
+              setPreset('custom');
+              setPeriod((p) => ({ ...p, to: event.target.value }));
+            }}
+          />
+        </div>
+      </section>
+
+      <section className="ledger-statement" aria-label={t('ledger.statement')}>
+        <Button
+          block
+          color="primary"
+          fill="outline"
+          loading={download.isPending}
+          onClick={() => {
+            download.mutate();
+          }}
+        >
+          {t('ledger.download')}
+        </Button>
+        <VerifyStatement />
+      </section>
+
+      {latestCash !== undefined && kind === '' && (
+        <p className="ledger-summary">
+          {t('ledger.latestCash')}:{' '}
+          <strong data-testid="ledger-cash-balance">{formatMoney(sen(latestCash.balance), locale)}</strong>
+        </p>
+      )}
+
+      {query.isPending ? (
+        <PageLoading />
+      ) : lines.length === 0 ? (
+        <EmptyState description={t('ledger.empty')} />
+      ) : (
+        <>
+          <p className="ledger-count">{t('ledger.count', { shown: lines.length, total })}</p>
+          <ol className="ledger-list" data-testid="ledger-list" aria-label={t('titles.transactionLog')}>
+            {lines.map((line) => (
+              <LedgerRow key={line.seq} line={line} />
+            ))}
+          </ol>
+          {query.hasNextPage && (
+            <Button
+              block
+              fill="none"
+              loading={query.isFetchingNextPage}
+              onClick={() => void query.fetchNextPage()}
+            >
+              {t('ledger.loadMore')}
+            </Button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function LedgerRow({ line }: { line: TLedgerLine }) {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const known = (LEDGER_ENTRY_KINDS as readonly string[]).includes(line.kind);
+  const amount = formatMoney(sen(Math.abs(line.amount)), locale);
+  return (
+    <li className="ledger-row" data-testid="ledger-row" data-kind={line.kind} data-account={line.account}>
+      <div className="ledger-row__main">
+        <span className="ledger-row__kind">{known ? t(`ledger.kinds.${line.kind}`) : line.kind}</span>
+        <span
+          className={`ledger-row__amount ${line.amount >= 0 ? 'money-in' : 'money-out'}`}
+          data-testid="ledger-amount"
+        >
+          <span className="visually-hidden">{t(line.amount >= 0 ? 'ledger.in' : 'ledger.out')} </span>
+          {line.amount >= 0 ? '+' : '−'}
+          {amount}
+        </span>
+      </div>
+      <div className="ledger-row__meta">
+        <time dateTime={line.at}>{formatDateTime(line.at, locale)}</time>
+        <span>{t(`ledger.accounts.${line.account}`)}</span>
+        <span>
+          {t('ledger.balance')}:{' '}
+          <span data-testid="ledger-balance">{formatMoney(sen(line.balance), locale)}</span>
+        </span>
+      </div>
+      {line.memo !== null && line.memo !== '' && <div className="ledger-row__memo">{line.memo}</div>}
+    </li>
+  );
+}
+
+function VerifyStatement() {
+  const { t } = useTranslation();
+  const id = useId();
+  const verify = useMutation({ mutationFn: (csv: string) => verifyStatement(csv) });
+  const result = verify.data;
+  return (
+    <div className="verify-statement">
+      <label htmlFor={id} className="verify-statement__label">
+        {t('ledger.verify')}
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept=".csv,text/csv"
+        data-testid="verify-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file === undefined) return;
+          void file.text().then((text) => {
+            verify.mutate(text);
+          });
+        }}
+      />
+      <p className="verify-statement__hint">{t('ledger.verifyHint')}</p>
+      <div role="status" aria-live="polite" data-testid="verify-result">
+        {verify.isPending && t('ledger.verifying')}
+        {result !== undefined &&
+          (result.valid ? (
+            <p className="verify-result verify-result--ok">{t('ledger.verifyOk', { lines: result.lines })}</p>
+          ) : (
+            <p className="verify-result verify-result--bad">
+              {result.first_bad_line === null
+                ? t('ledger.verifyInvalid', { problem: result.problem ?? '' })
+                : t('ledger.verifyBad', { line: result.first_bad_line, problem: result.problem ?? '' })}
+            </p>
+          ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { localeOf, ZOrder, type TUserEvent } from '@kabuto/contract';
+import { useEffect } from 'react';
+import { api } from '../api/client';
+import { queryClient } from '../api/query-client';
+import { formatPriceAuto } from '../format/price';
+import { i18n } from '../i18n/i18n';
+import { subscribeUserEvents } from '../realtime/realtime';
+import { sessionStore, useSession } from '../session/session';
+import { showSuccess } from '../ui/toast';
+import { invalidateTrading } from './trading-api';
+
+/** The user events of trading; each one changes orders, positions, the ledger and the account figures. */
+export const TRADING_EVENT_KINDS = [
+  'order.placed',
+  'order.filled',
+  'order.cancelled',
+  'order.rejected',
+  'position.closed',
+] as const;
+
+function isTradingEvent(kind: string): boolean {
+  return (TRADING_EVENT_KINDS as readonly string[]).includes(kind);
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+
+/** The fill's name, quantity and price: from the event, or from the order when the event is terse. */
+async function fillOf(event: TUserEvent) {
+  const d = event.data;
+  let name = str(d['name']);
+  let quantity = int(d['quantity']);
+  let price = int(d['fill_price']) ?? int(d['price']);
+  const orderNo = str(d['order_no']);
+  if ((name === null || quantity === null || price === null) && orderNo !== null) {
+    const order = await api
+      .request({
+        path: '/trade/order',
+        query: { order_no: orderNo },
+        schema: ZOrder,
+        toast: false,
+      })
+      .catch(() => null);
+    name ??= order?.name ?? null;
+    quantity ??= order?.quantity ?? null;
+    price ??= order?.fill_price ?? null;
+  }
+  return { name: name ?? str(d['code']) ?? '', quantity: quantity ?? 0, price: price ?? 0 };
+}
+
+async function toastFill(event: TUserEvent) {
+  const fill = await fillOf(event);
+  const locale = localeOf(sessionStore.getState().lang);
+  showSuccess(
+    i18n.t('trading.filledToast', {
+      name: fill.name,
+      quantity: new Intl.NumberFormat(locale).format(fill.quantity),
+      price: formatPriceAuto(fill.price, locale),
+    }),
+    2500,
+  );
+}
+
+/** While logged in: refreshes the trading queries on every trading event and toasts fills. */
+export function useTradingEvents(): void {
+  const token = useSession((s) => s.token);
+  useEffect(() => {
+    if (token === null) return;
+    return subscribeUserEvents((event) => {
+      if (!isTradingEvent(event.kind)) return;
+      void invalidateTrading(queryClient);
+      if (event.kind === 'order.filled') {
+        toastFill(event).catch(() => {
+          // The fill is visible in the refreshed lists even without the toast.
+        });
+      }
+    });
+  }, [token]);
+}

@@ -1,0 +1,33 @@
+import { expect, type Page } from '@playwright/test';
+import { DEMO_INVITE, freshPhone, readSmsCode, route } from './app.js';
+
+/** Registration and login through the real screens (English labels), as in auth.spec.ts. */
+export async function register(page: Page, phone: string, password: string): Promise<void> {
+  await page.goto(route('/subPackages/register/register'));
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeVisible();
+  await page.getByLabel('Verification code').fill(readSmsCode(phone));
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByLabel('Invitation code').fill(DEMO_INVITE);
+  await page.getByRole('button', { name: 'Open an account' }).click();
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
+}
+
+export async function login(page: Page, phone: string, password: string): Promise<void> {
+  await page.goto(route('/subPackages/login/login'));
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/#\/pages\/index\/index/);
+}
+
+/** A fresh user (with the demo cash every new account gets), logged in. */
+export async function registerAndLogin(page: Page, password = 'trade1'): Promise<string> {
+  const phone = freshPhone();
+  await register(page, phone, password);
+  await login(page, phone, password);
+  return phone;
+}
