@@ -11,7 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { APP_VERSION, localeOf } from '@kabuto/contract';
+import { APP_VERSION, localeOf, yen, type FeeSchedule } from '@kabuto/contract';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Clock } from './lib/clock.js';
@@ -21,7 +21,6 @@ import { isBusinessDay } from './market/calendar.js';
 import type { MarketDataProvider } from './market/provider.js';
 import { MarketSimulator } from './market/simulator.js';
 import { marketRoutes } from './modules/market/routes.js';
-import type { FeeSchedule } from './modules/trading/fees.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
@@ -139,7 +138,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     pubsub,
     realtime,
     nodeId,
-    fees: { bp: config.FEE_BP, minYen: config.FEE_MIN_YEN, maxYen: config.FEE_MAX_YEN },
+    fees: { bp: config.FEE_BP, min: yen(config.FEE_MIN_YEN), max: yen(config.FEE_MAX_YEN) },
   } satisfies AppContext);
   realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 

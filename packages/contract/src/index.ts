@@ -10,3 +10,5 @@ export * from './api/account.js';
 export * from './api/market.js';
 export * from './api/realtime.js';
 export * from './api/trading.js';
+export * from './ticks.js';
+export * from './trading-math.js';

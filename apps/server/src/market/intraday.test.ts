@@ -3,7 +3,7 @@ import { allocate, anchoredPath, generateIntraday, secondPath } from './intraday
 import { stockGrid } from './price-grid.js';
 import { Rng } from './random.js';
 import { CONTINUOUS_MINUTES } from './sessions.js';
-import { isValidTick } from './ticks.js';
+import { isValidTick } from '@kabuto/contract';
 
 const grid = stockGrid(true);
 const day = { open: 371_600, high: 379_400, low: 368_000, close: 378_000, volume: 16_602_300 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clampToLimits, limitWidth, priceLimits } from './limits.js';
-import { isValidTick } from './ticks.js';
+import { isValidTick } from '@kabuto/contract';
 
 /** MARKET.md's daily limit table (base < bound → limit), in yen, plus the TSE rows above it. */
 const TABLE: readonly [below: number | null, limit: number][] = [

@@ -1,5 +1,5 @@
 import { sen, type Sen } from '@kabuto/contract';
-import { minimumPrice, roundToTick } from './ticks.js';
+import { minimumPrice, roundToTick } from '@kabuto/contract';
 
 /**
  * TSE daily price limits (値幅制限). A row applies when base < its bound (null: no bound). Rows up to a

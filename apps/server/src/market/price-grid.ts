@@ -1,5 +1,5 @@
 import { priceLimits } from './limits.js';
-import { roundToTick, tickDown, tickUp, type TickRounding } from './ticks.js';
+import { roundToTick, tickDown, tickUp, type TickRounding } from '@kabuto/contract';
 
 /**
  * The price rules a simulated series follows: integer prices on a grid, and daily limits. Stocks use

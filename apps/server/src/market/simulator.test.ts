@@ -6,7 +6,7 @@ import { priceLimits } from './limits.js';
 import type { Bar, MarketEvent } from './provider.js';
 import { UnknownSymbolError } from './provider.js';
 import { MarketSimulator, type SimulatorOptions } from './simulator.js';
-import { isValidTick, tickUp } from './ticks.js';
+import { isValidTick, tickUp } from '@kabuto/contract';
 
 /** An instant given as Tokyo wall-clock time. */
 const tokyo = (dateTime: string): Date => new Date(`${dateTime.replace(' ', 'T')}+09:00`);

@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import { getInstrument } from '../market/instruments.js';
 import { priceLimits } from '../market/limits.js';
 import type { Bar, IndexQuote, MarketDataProvider, MarketListener, Quote } from '../market/provider.js';
-import { tickSize } from '../market/ticks.js';
+import { tickSize } from '@kabuto/contract';
 
 /**
  * A market whose prices a test sets by hand (bid and ask one tick around last, limits from the previous

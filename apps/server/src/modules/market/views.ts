@@ -1,7 +1,7 @@
 import type { Locale, TIndexQuote, TInstrument, TQuote, TStockRow } from '@kabuto/contract';
 import type { Instrument } from '../../market/instruments.js';
 import type { IndexQuote, Quote } from '../../market/provider.js';
-import { tickSize } from '../../market/ticks.js';
+import { tickSize } from '@kabuto/contract';
 
 /** Names and sectors read in Japanese for jp, cn and zh-Hant, in English for en, sp and fr. */
 export function readsJapanese(locale: Locale): boolean {

@@ -32,7 +32,7 @@ let market: TestMarket;
 let deps: TradingDeps;
 beforeAll(async () => {
   t = await createTestApp({}, undefined, { market: (clock) => (market = new TestMarket(clock)) });
-  deps = { clock: t.clock, market, fees: { bp: 10, minYen: 50, maxYen: 1000 }, locale: 'en' };
+  deps = { clock: t.clock, market, fees: { bp: 10, min: 5_000, max: 100_000 }, locale: 'en' };
 });
 afterAll(() => t.close());
 

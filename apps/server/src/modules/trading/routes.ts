@@ -13,6 +13,7 @@ import {
   ZPositionsQuery,
   ZTradingRules,
   envelope,
+  sen,
   yen,
 } from '@kabuto/contract';
 import type { FastifyRequest } from 'fastify';
@@ -55,8 +56,8 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       maintenance_bp: MARGIN_RULES.maintenanceBp,
       min_collateral: yen(MARGIN_RULES.minCollateralYen),
       fee_bp: app.ctx.fees.bp,
-      fee_min: yen(app.ctx.fees.minYen),
-      fee_max: yen(app.ctx.fees.maxYen),
+      fee_min: sen(app.ctx.fees.min),
+      fee_max: sen(app.ctx.fees.max),
     }),
   );
 

@@ -1,6 +1,10 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   MARGIN_RULES,
+  collateralFor,
+  feeFor,
+  isMarginPosition,
+  type FeeSchedule,
   STALE_QUOTE_MS,
   formatYen,
   negSen,
@@ -18,9 +22,8 @@ import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider, Quote } from '../../market/provider.js';
 import { nextOpen, sessionState } from '../../market/sessions.js';
-import { isValidTick, tickSize } from '../../market/ticks.js';
+import { isValidTick, tickSize } from '@kabuto/contract';
 import { lockUser, postEntry, userBalances, type PostingLine } from '../ledger/ledger.js';
-import { collateralFor, feeFor, principalOf, type FeeSchedule } from './fees.js';
 
 export interface TradingDeps {
   clock: Clock;
@@ -35,7 +38,9 @@ export type PositionRow = typeof positions.$inferSelect;
 /** Events to push to users once the transaction that caused them has committed. */
 export type Outbox = { userId: number; event: TUserEvent }[];
 
-const isMargin = (o: { leverage: number; direction: string }) => o.leverage > 1 || o.direction === 'short';
+const isMargin = (o: { leverage: number; direction: 'long' | 'short' }) =>
+  isMarginPosition(o.direction, o.leverage);
+const principalOf = (price: Sen, quantity: number): Sen => sen(price * quantity);
 
 function quoteOrFail(market: MarketDataProvider, code: string): Quote {
   if (!getInstrument(code)) throw new AppError('STOCK_NOT_FOUND');
@@ -137,7 +142,7 @@ export async function placeOrder(
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
   const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
   const principal = principalOf(refPrice, request.quantity);
-  const fee = feeFor(deps.fees, principal);
+  const fee = feeFor(principal, deps.fees);
   const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
 
   await lockUser(tx, userId);
@@ -215,7 +220,7 @@ export async function fillOpenOrder(
   const now = deps.clock.now();
   const u = order.userId;
   const principal = principalOf(price, order.quantity);
-  const fee = feeFor(deps.fees, principal);
+  const fee = feeFor(principal, deps.fees);
   const margin = isMargin(order);
   const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
   const reserved = sen(order.reserved);
@@ -360,7 +365,7 @@ export async function fillCloseOrder(
     throw new Error(`order ${order.orderNo} has no open position`);
   const q = order.quantity;
   const principal = principalOf(price, q);
-  const fee = feeFor(deps.fees, principal);
+  const fee = feeFor(principal, deps.fees);
   const gross = sen(
     (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
   );

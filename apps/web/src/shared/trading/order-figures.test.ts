@@ -85,16 +85,16 @@ describe('order figures', () => {
     expect(f.total).toBe(29_990_000 + 29_900);
   });
 
-  it('margin long with a limit: principal / leverage, floored to the sen', () => {
+  it('margin long with a limit: principal / leverage, rounded up to the yen', () => {
     const f = orderFigures(
       { direction: 'long', priceType: 'limit', limitPrice: 100_010, quantity: 100, leverage: 3 },
       quote,
       ZERO_FEES,
     );
     expect(f.principal).toBe(10_001_000);
-    // 10,001,000 / 3 = 3,333,666.67 → 3,333,666 sen
-    expect(f.collateral).toBe(3_333_666);
-    expect(f.total).toBe(3_333_666);
+    // ¥100,010 / 3 = ¥33,336.67 → ¥33,337
+    expect(f.collateral).toBe(3_333_700);
+    expect(f.total).toBe(3_333_700);
     expect(Number.isInteger(f.total)).toBe(true);
   });
 
@@ -107,11 +107,10 @@ describe('order figures', () => {
     expect(f.price).toBe(300_000);
   });
 
-  it('collateral floors for every leverage', () => {
-    expect(collateralFor(100, 2)).toBe(50);
-    expect(collateralFor(101, 2)).toBe(50);
-    expect(collateralFor(100, 3)).toBe(33);
-    expect(collateralFor(100, 1)).toBe(100);
+  it('estimates the same collateral as the server: principal / leverage rounded up to the yen', () => {
+    expect(collateralFor(93_030_000, 3)).toBe(31_010_000);
+    expect(collateralFor(100_001, 3)).toBe(33_400);
+    expect(collateralFor(61_980_000, 1)).toBe(61_980_000);
   });
 });
 

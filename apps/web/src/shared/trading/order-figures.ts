@@ -1,4 +1,11 @@
-import type { TPosition, TQuote, TTradingRules } from '@kabuto/contract';
+import {
+  collateralFor,
+  feeFor as contractFee,
+  isMarginPosition,
+  type TPosition,
+  type TQuote,
+  type TTradingRules,
+} from '@kabuto/contract';
 
 /**
  * The order form's live figures, all in integer sen (1/100 yen). No floating-point value ever touches
@@ -22,26 +29,13 @@ export interface OrderInput {
 
 export type FeeRules = Pick<TTradingRules, 'fee_bp' | 'fee_min' | 'fee_max'>;
 
-const SEN_PER_YEN = 100n;
-
-/**
- * The published commission: max(fee_min, floor(principal × fee_bp / 10,000)), rounded down to the yen,
- * then capped at fee_max when fee_max > 0. Floors because Japanese practice never rounds a fee up against
- * the customer. BigInt keeps principal × bp exact beyond 2^53.
- */
+/** The published commission (one definition with the server's, in the contract). */
 export function feeFor(principal: number, rules: FeeRules): number {
-  if (principal <= 0) return 0;
-  const byRate = (BigInt(principal) * BigInt(rules.fee_bp)) / 10_000n; // BigInt division truncates = floor (≥ 0)
-  const raw = byRate > BigInt(rules.fee_min) ? byRate : BigInt(rules.fee_min);
-  const yenFloor = (raw / SEN_PER_YEN) * SEN_PER_YEN; // floor to the whole yen (raw ≥ 0)
-  const capped = rules.fee_max > 0 && yenFloor > BigInt(rules.fee_max) ? BigInt(rules.fee_max) : yenFloor;
-  return Number(capped);
+  return contractFee(principal, { bp: rules.fee_bp, min: rules.fee_min, max: rules.fee_max });
 }
 
 /** A short position is always a margin position; a long one is margin when leveraged. */
-export function isMargin(direction: Direction, leverage: number): boolean {
-  return direction === 'short' || leverage > 1;
-}
+export const isMargin = isMarginPosition;
 
 /** The price an order is estimated at: the limit price, or the ask (buy, long) / bid (sell, short). */
 export function estimatePrice(
@@ -62,22 +56,14 @@ export interface OrderFigures {
   /** last price × quantity */
   marketValue: number;
   fee: number;
-  /** margin: the collateral (principal / leverage, floored to the sen); cash: 0 */
+  /** margin: the collateral (principal / leverage rounded up to the yen, at least 30%); cash: 0 */
   collateral: number;
   /** cash long: principal + fee; margin: collateral + fee */
   total: number;
   margin: boolean;
 }
 
-/**
- * The collateral of a margin order: principal / leverage. The division floors to the sen (the estimate
- * never overstates; the server's figure, shown after the order, is the one that counts). Leverage 1 on
- * a short is a fully collateralised margin position: collateral = principal.
- */
-export function collateralFor(principal: number, leverage: number): number {
-  const lev = Math.max(1, Math.trunc(leverage));
-  return Math.floor(principal / lev);
-}
+export { collateralFor };
 
 export function orderFigures(input: OrderInput, quote: TQuote, rules: FeeRules): OrderFigures {
   const price = estimatePrice(input, quote);

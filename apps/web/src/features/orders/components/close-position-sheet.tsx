@@ -1,4 +1,14 @@
-import { LOT_SIZE, localeOf, sen, type TClosePositionRequest, type TPosition } from '@kabuto/contract';
+import {
+  LOT_SIZE,
+  localeOf,
+  sen,
+  type TClosePositionRequest,
+  type TPosition,
+  isValidTick,
+  tickDown,
+  tickSize,
+  tickUp,
+} from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dialog, Popup } from 'antd-mobile';
 import { useState } from 'react';
@@ -7,7 +17,6 @@ import { formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
 import { tContract } from '@/shared/i18n/i18n';
 import { stockQuery } from '@/shared/market/market-api';
-import { isOnTick, stepDown, stepUp, tickSize } from '@/shared/market/tick-size';
 import { useViewer } from '@/shared/market/viewer';
 import { useSession } from '@/shared/session/session';
 import { inputToPrice, inputToQuantity, priceToInput } from '@/shared/trading/price-input';
@@ -58,9 +67,9 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
   const priceError = (() => {
     if (priceType !== 'limit') return null;
     if (limitPrice === null) return tContract('validation.priceRequired');
-    if (!isOnTick(limitPrice, topix500)) {
+    if (!isValidTick(limitPrice, topix500)) {
       return tContract('errors.PRICE_OFF_TICK', {
-        tick: formatPriceAuto(tickSize(limitPrice, topix500), locale),
+        tick: formatPriceAuto(tickSize(Math.max(1, limitPrice), topix500), locale),
       });
     }
     if (
@@ -192,7 +201,11 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
           onChange={setPriceText}
           onStep={(dir) => {
             const current = inputToPrice(priceText) ?? position.last_price;
-            setPriceText(priceToInput(dir === 1 ? stepUp(current, topix500) : stepDown(current, topix500)));
+            setPriceText(
+              priceToInput(
+                dir === 1 ? tickUp(Math.max(1, current), topix500) : tickDown(Math.max(1, current), topix500),
+              ),
+            );
           }}
           inputMode="decimal"
           decLabel={t('trading.priceDown')}

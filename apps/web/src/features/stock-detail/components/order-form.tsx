@@ -7,6 +7,10 @@ import {
   type TQuote,
   type TStockDetail,
   type TTradingRules,
+  isValidTick,
+  tickDown,
+  tickSize,
+  tickUp,
 } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dialog, Switch } from 'antd-mobile';
@@ -19,7 +23,6 @@ import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/pric
 import { tContract } from '@/shared/i18n/i18n';
 import { marketStatusQuery } from '@/shared/market/market-api';
 import { useIsStale } from '@/shared/market/staleness';
-import { isOnTick, stepDown, stepUp, tickSize } from '@/shared/market/tick-size';
 import { navigateTo } from '@/shared/navigation/nav';
 import { ordersUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
@@ -103,8 +106,10 @@ function OrderForm({ stock, quote, rules }: { stock: TStockDetail; quote: TQuote
   const priceError = (() => {
     if (priceType !== 'limit') return null;
     if (limitPrice === null) return tContract('validation.priceRequired');
-    if (!isOnTick(limitPrice, stock.topix500)) {
-      return tContract('errors.PRICE_OFF_TICK', { tick: price(tickSize(limitPrice, stock.topix500)) });
+    if (!isValidTick(limitPrice, stock.topix500)) {
+      return tContract('errors.PRICE_OFF_TICK', {
+        tick: price(tickSize(Math.max(1, limitPrice), stock.topix500)),
+      });
     }
     if (quote.limit_down > 0 && quote.limit_up > 0) {
       if (limitPrice < quote.limit_down || limitPrice > quote.limit_up) {
@@ -139,7 +144,11 @@ function OrderForm({ stock, quote, rules }: { stock: TStockDetail; quote: TQuote
   const stepPrice = (dir: 1 | -1) => {
     const current = inputToPrice(priceText) ?? quote.last;
     setPriceText(
-      priceToInput(dir === 1 ? stepUp(current, stock.topix500) : stepDown(current, stock.topix500)),
+      priceToInput(
+        dir === 1
+          ? tickUp(Math.max(1, current), stock.topix500)
+          : tickDown(Math.max(1, current), stock.topix500),
+      ),
     );
     setServerErrors({});
   };
@@ -293,7 +302,7 @@ function OrderForm({ stock, quote, rules }: { stock: TStockDetail; quote: TQuote
           suffix={t('trading.yen')}
           error={showErrors || priceText !== '' ? priceError : null}
           hint={t('trading.priceHint', {
-            tick: price(tickSize(limitPrice ?? quote.last, stock.topix500)),
+            tick: price(tickSize(Math.max(1, limitPrice ?? quote.last), stock.topix500)),
             lower: price(quote.limit_down),
             upper: price(quote.limit_up),
           })}

@@ -1,7 +1,7 @@
-import { sen, type Sen } from '@kabuto/contract';
+import { sen, type Sen } from './money.js';
 
 /**
- * TSE tick sizes (呼値の単位), from /work/shared/MARKET.md. A row applies when price ≤ its bound; the last
+ * TSE tick sizes (呼値の単位), from the shared MARKET.md. A row applies when price ≤ its bound; the last
  * row (bound null) applies above the last bound. All amounts in sen (1 yen = 100 sen, 0.1 yen = 10 sen).
  * Each bound is a multiple of the next row's tick, and each tick divides every larger tick, so a price is
  * valid exactly when it is a positive multiple of its own row's tick.
