@@ -248,6 +248,9 @@ export const positions = pgTable(
     realizedPl: bigint('realized_pl', { mode: 'number' }).notNull().default(0),
     /** the holding position a closed part was split from */
     parentId: integer('parent_id'),
+    /** a margin call: when it was made and the deadline to meet it (12:00 on the second business day) */
+    marginCallAt: timestamp('margin_call_at', { withTimezone: true }),
+    marginCallDeadline: timestamp('margin_call_deadline', { withTimezone: true }),
   },
   (t) => [index('positions_user_idx').on(t.userId, t.status)],
 );

@@ -134,6 +134,8 @@ export const ZPosition = z.object({
   close_price: ZSenAmount.nullable(),
   /** (collateral + floating P&L) / market value, basis points; null for cash positions */
   maintenance_bp: z.number().int().nullable(),
+  /** a margin call in force: the time by which the ratio must be back at 20%, else the position is closed */
+  margin_call_deadline: z.string().nullable(),
 });
 export type TPosition = z.infer<typeof ZPosition>;
 

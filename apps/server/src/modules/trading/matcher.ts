@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { enforcePositionRules } from './rules.js';
 import { matchPendingOrders } from './service.js';
 
 /**
- * Fills waiting orders when the market reaches them. Runs only in the process that holds the producer
+ * Fills waiting orders when the market reaches them, and applies the rules that close positions (day trades
+ * before the close, margin calls past their deadline: rules.ts). Runs only in the process that holds the producer
  * lease (so once across processes); every fill is re-checked under the user's lock anyway.
  */
 export class Matcher {
@@ -31,12 +33,11 @@ export class Matcher {
     this.running = true;
     try {
       const { ctx } = this.app;
-      const outbox = await matchPendingOrders(ctx.db, {
-        clock: ctx.clock,
-        market: ctx.market,
-        fees: ctx.fees,
-        locale: 'ja',
-      });
+      const deps = { clock: ctx.clock, market: ctx.market, fees: ctx.fees, locale: 'ja' };
+      const outbox = [
+        ...(await matchPendingOrders(ctx.db, deps)),
+        ...(await enforcePositionRules(ctx.db, deps)),
+      ];
       for (const { userId, event } of outbox) await ctx.realtime.publishUserEvent(userId, event);
       return outbox.filter((o) => o.event.kind === 'order.filled').length;
     } catch (error) {

@@ -238,7 +238,7 @@ describe('margin', () => {
     market.set('7203', 3300);
     const [p] = await positions(u.token, 'holding');
     expect(p).toMatchObject({ collateral: Y(310_100), floating_pl: Y(59_700) });
-    expect(p?.maintenance_bp).toBe(Math.round(((310_100 + 59_700) * 10_000) / 990_000));
+    expect(p?.maintenance_bp).toBe(Math.floor(((310_100 + 59_700) * 10_000) / 990_000));
     await call(u.token, '/api/trade/closePosition', {
       position_id: p?.id,
       price_type: 'market',

@@ -81,7 +81,8 @@ export function positionView(position: PositionRow, locale: Locale, market: Mark
     close_price: position.closePrice,
     maintenance_bp:
       margin && marketValue > 0 && position.status !== 'closed'
-        ? Math.round(((position.collateral + floating) * 10_000) / marketValue)
+        ? Math.floor(((position.collateral + floating) * 10_000) / marketValue)
         : null,
+    margin_call_deadline: position.marginCallDeadline?.toISOString() ?? null,
   };
 }

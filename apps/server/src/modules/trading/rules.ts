@@ -1,0 +1,142 @@
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { MARGIN_RULES, isMarginPosition } from '@kabuto/contract';
+import type { Db, Tx } from '../../db/client.js';
+import { messages, orders, positions } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
+import { tradingCalendar } from '../../market/calendar.js';
+import { sessionState, TSE_HOURS } from '../../market/sessions.js';
+import { lockUser } from '../ledger/ledger.js';
+import { cancelOrder, closePosition, type Outbox, type PositionRow, type TradingDeps } from './service.js';
+
+/**
+ * The rules that close positions without the user's order (ADR 0010), checked on every matcher pass:
+ * - a day-trade position is closed at the market from one minute before continuous trading ends (15:24),
+ *   and at the first chance after that if the market could not take it then;
+ * - a margin position whose maintenance ratio ((collateral + floating P&L) / market value) falls below 20%
+ *   gets a margin call with a deadline of 12:00 on the second business day; the call is lifted when the ratio
+ *   recovers; at the deadline a position still below is closed at the market.
+ * Every such event is a message to the user.
+ */
+export const DAY_TRADE_CLOSE_MINUTE = TSE_HOURS.continuousEnd - 1;
+export const MARGIN_CALL_DEADLINE_MINUTE = 12 * 60;
+
+export function maintenanceBp(position: PositionRow, last: number): number {
+  const floating =
+    (position.direction === 'long' ? last - position.avgPrice : position.avgPrice - last) * position.quantity;
+  const value = last * position.quantity;
+  return value > 0 ? Math.floor(((position.collateral + floating) * 10_000) / value) : 0;
+}
+
+export function marginCallDeadline(tradingDate: string): Date {
+  return tokyoInstant(tradingCalendar().addBusinessDays(tradingDate, 2), MARGIN_CALL_DEADLINE_MINUTE);
+}
+
+async function closeByRule(tx: Tx, deps: TradingDeps, position: PositionRow, reason: string, outbox: Outbox) {
+  // Pending close orders of the position give way: the rule closes everything that is held.
+  const pending = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.positionId, position.id), eq(orders.status, 'pending'), eq(orders.kind, 'close')));
+  for (const order of pending) await cancelOrder(tx, deps, position.userId, order.orderNo, outbox);
+  const order = await closePosition(
+    tx,
+    deps,
+    position.userId,
+    { position_id: position.id, price_type: 'market', quantity: position.quantity },
+    outbox,
+  );
+  await tx.update(orders).set({ reason }).where(eq(orders.id, order.id));
+  await note(
+    tx,
+    outbox,
+    position,
+    reason === 'day_trade_close' ? 'position.day_trade_closed' : 'position.forced_close',
+    { order_no: order.orderNo },
+    deps.clock.now(),
+  );
+}
+
+export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<Outbox> {
+  const outbox: Outbox = [];
+  const now = deps.clock.now();
+  const session = sessionState(now, { mode: deps.market.clockMode });
+  const tokyo = tokyoParts(now);
+  const held = await db
+    .select()
+    .from(positions)
+    .where(
+      and(
+        eq(positions.status, 'holding'),
+        or(eq(positions.dayTrade, true), sql`${positions.leverage} > 1`, eq(positions.direction, 'short')),
+      ),
+    );
+  for (const candidate of held) {
+    const quote = deps.market.quote(candidate.code);
+    if (!quote) continue;
+    await db.transaction(async (tx) => {
+      await lockUser(tx, candidate.userId);
+      const [position] = await tx
+        .select()
+        .from(positions)
+        .where(and(eq(positions.id, candidate.id), eq(positions.status, 'holding')));
+      if (!position) return;
+      try {
+        if (position.dayTrade && !session.always_open) {
+          const openedOn = tokyoParts(position.openedAt).date;
+          const due = openedOn < tokyo.date || tokyo.minuteOfDay >= DAY_TRADE_CLOSE_MINUTE;
+          if (due && session.continuous) {
+            await closeByRule(tx, deps, position, 'day_trade_close', outbox);
+            return;
+          }
+        }
+        if (!isMarginPosition(position.direction, position.leverage)) return;
+        const ratio = maintenanceBp(position, quote.last);
+        if (ratio < MARGIN_RULES.maintenanceBp) {
+          if (position.marginCallDeadline === null) {
+            const deadline = marginCallDeadline(session.trading_date);
+            await tx
+              .update(positions)
+              .set({ marginCallAt: now, marginCallDeadline: deadline })
+              .where(eq(positions.id, position.id));
+            await note(
+              tx,
+              outbox,
+              position,
+              'margin.call',
+              { ratio_bp: ratio, deadline: deadline.toISOString() },
+              now,
+            );
+          } else if (now.getTime() >= position.marginCallDeadline.getTime() && session.continuous) {
+            await closeByRule(tx, deps, position, 'margin_call_deadline', outbox);
+          }
+        } else if (position.marginCallDeadline !== null) {
+          await tx
+            .update(positions)
+            .set({ marginCallAt: null, marginCallDeadline: null })
+            .where(and(eq(positions.id, position.id), isNull(positions.closedAt)));
+          await note(tx, outbox, position, 'margin.call_met', { ratio_bp: ratio }, now);
+        }
+      } catch (error) {
+        // A stale quote or a closed market: the rule tries again on the next pass.
+        if (!(error instanceof AppError)) throw error;
+      }
+    });
+  }
+  return outbox;
+}
+
+async function note(
+  tx: Tx,
+  outbox: Outbox,
+  position: PositionRow,
+  kind: string,
+  extra: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  const data = { position_id: position.id, code: position.code, ...extra };
+  await tx
+    .insert(messages)
+    .values({ userId: position.userId, kind, params: JSON.stringify(data), createdAt: at });
+  outbox.push({ userId: position.userId, event: { kind, at: at.toISOString(), data } });
+}
