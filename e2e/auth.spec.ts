@@ -1,19 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_INVITE, freshPhone, readSmsCode, route, useLanguage } from './support/app.js';
+import { register } from './support/account.js';
+import { freshPhone, route, useLanguage } from './support/app.js';
 
-async function register(page: Page, phone: string, password: string) {
-  await page.goto(route('/subPackages/register/register'));
-  await page.getByLabel('Mobile number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeVisible();
-  await page.getByLabel('Verification code').fill(readSmsCode(phone));
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password').fill(password);
-  await page.getByLabel('Invitation code').fill(DEMO_INVITE);
-  await page.getByRole('button', { name: 'Open an account' }).click();
-  await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
-}
-
+/** Logs in without waiting for success (some steps here expect a refusal). */
 async function login(page: Page, phone: string, password: string) {
   await page.goto(route('/subPackages/login/login'));
   await page.getByLabel('Mobile number').fill(phone);

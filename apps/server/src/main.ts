@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const shownHost = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.HOST) ? 'localhost' : config.HOST;
   const address = app.server.address();
   const port = address !== null && typeof address === 'object' ? address.port : config.PORT;
   const origin = `http://${shownHost}:${port}`;
