@@ -441,6 +441,64 @@ export const en = {
       margin: 'Margin collateral',
     },
   },
+  aiTrade: {
+    disclaimerTitle: 'Please read first',
+    disclaimer:
+      'The signals below are computed mechanically from past prices by the rules shown with each one. They are not investment advice and promise nothing about future prices. Prices in this demo are simulated.',
+    signalsTitle: 'Price signals',
+    sourceWatchlist: 'Stocks on your watchlist',
+    sourceTop: 'The 10 most-traded stocks by turnover',
+    signalsEmpty: 'There are no stocks to compute signals for.',
+    loadingBars: 'Loading daily prices...',
+    barsFailed: 'Daily prices could not be loaded for this stock.',
+    notEnough: 'Not enough data',
+    maLabel: '5/25-day averages',
+    maGolden: 'Golden cross',
+    maDead: 'Dead cross',
+    maAbove: '5-day above 25-day',
+    maBelow: '5-day below 25-day',
+    maLevel: '5-day equal to 25-day',
+    maFigures: 'MA5 {{short}} / MA25 {{long}}',
+    rsiLabel: '14-day RSI',
+    rsiOverbought: 'Overbought',
+    rsiOversold: 'Oversold',
+    rsiNeutral: 'Neutral',
+    rsiFigures: 'RSI {{value}}',
+    changeLabel: '{{sessions}}-day change',
+    explainGolden:
+      'The 5-day average ({{short}} now) crossed above the 25-day average ({{long}} now) on {{date}}. Some traders read this as upward momentum; it often fails.',
+    explainDead:
+      'The 5-day average ({{short}} now) crossed below the 25-day average ({{long}} now) on {{date}}. Some traders read this as downward momentum; it often fails.',
+    explainAbove:
+      'The 5-day average ({{short}}) is above the 25-day average ({{long}}), and they did not cross in the last 3 sessions. This only describes recent prices.',
+    explainBelow:
+      'The 5-day average ({{short}}) is below the 25-day average ({{long}}), and they did not cross in the last 3 sessions. This only describes recent prices.',
+    explainLevel:
+      'The 5-day average ({{short}}) equals the 25-day average ({{long}}), and they did not cross in the last 3 sessions. This only describes recent prices.',
+    ruleMa:
+      'Rule: the average of the last 5 daily closes against the average of the last 25. A cross is reported when it happened in the last 3 sessions; otherwise the current relation is shown.',
+    explainOverbought:
+      'The 14-day RSI is {{value}}, at or above 70. Some traders read this as a rise that has gone far; prices can keep rising for a long time.',
+    explainOversold:
+      'The 14-day RSI is {{value}}, at or below 30. Some traders read this as a fall that has gone far; prices can keep falling for a long time.',
+    explainNeutral: 'The 14-day RSI is {{value}}, between 30 and 70: neither reading applies.',
+    ruleRsi:
+      'Rule: the RSI compares the average daily gain with the average daily loss over 14 sessions (Wilder’s smoothing), on a scale from 0 to 100.',
+    explainChange:
+      'The close went from {{from}} on {{fromDate}} to {{to}}: {{change}}. A past move says nothing certain about the next one.',
+    ruleChange: 'Rule: the last daily close compared with the close 20 sessions earlier.',
+    explainNotEnough: 'This rule needs {{needed}} daily closes; there are only {{have}}.',
+    asOf: 'Computed from daily closes up to {{date}}.',
+    orderTitle: 'Quick order',
+    loginToTrade: 'Log in to place orders and see your positions.',
+    noTradable: 'None of these stocks can be traded in the demo.',
+    lastPrice: 'Current price: {{price}}',
+    confirmOwnDecision: 'This order is your own decision. The signals on this page do not suggest it.',
+    positionsTitle: 'Your open positions',
+    positionsEmpty: 'You hold no positions.',
+    positionsTotal: 'Unrealised P&L in total: {{amount}}',
+    positionsAll: 'Orders and positions',
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

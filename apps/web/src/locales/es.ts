@@ -438,4 +438,63 @@ export const es = {
       margin: 'Garantía de margen',
     },
   },
+  aiTrade: {
+    disclaimerTitle: 'Léalo primero',
+    disclaimer:
+      'Las señales de abajo se calculan de forma mecánica a partir de precios pasados, con las reglas que se muestran junto a cada una. No son asesoramiento de inversión y no prometen nada sobre los precios futuros. Los precios de esta demo son simulados.',
+    signalsTitle: 'Señales de precio',
+    sourceWatchlist: 'Valores de su lista de seguimiento',
+    sourceTop: 'Los 10 valores con mayor efectivo negociado',
+    signalsEmpty: 'No hay valores para los que calcular señales.',
+    loadingBars: 'Cargando precios diarios...',
+    barsFailed: 'No se pudieron cargar los precios diarios de este valor.',
+    notEnough: 'Datos insuficientes',
+    maLabel: 'Medias de 5 y 25 días',
+    maGolden: 'Cruce dorado',
+    maDead: 'Cruce de la muerte',
+    maAbove: 'Media de 5 días por encima de la de 25',
+    maBelow: 'Media de 5 días por debajo de la de 25',
+    maLevel: 'Media de 5 días igual a la de 25',
+    maFigures: 'MM5 {{short}} / MM25 {{long}}',
+    rsiLabel: 'RSI de 14 días',
+    rsiOverbought: 'Sobrecompra',
+    rsiOversold: 'Sobreventa',
+    rsiNeutral: 'Neutral',
+    rsiFigures: 'RSI {{value}}',
+    changeLabel: 'Variación a {{sessions}} días',
+    explainGolden:
+      'La media de 5 días (ahora {{short}}) cruzó por encima de la media de 25 días (ahora {{long}}) el {{date}}. Algunos operadores lo interpretan como impulso alcista; a menudo falla.',
+    explainDead:
+      'La media de 5 días (ahora {{short}}) cruzó por debajo de la media de 25 días (ahora {{long}}) el {{date}}. Algunos operadores lo interpretan como impulso bajista; a menudo falla.',
+    explainAbove:
+      'La media de 5 días ({{short}}) está por encima de la media de 25 días ({{long}}) y no se han cruzado en las últimas 3 sesiones. Esto solo describe los precios recientes.',
+    explainBelow:
+      'La media de 5 días ({{short}}) está por debajo de la media de 25 días ({{long}}) y no se han cruzado en las últimas 3 sesiones. Esto solo describe los precios recientes.',
+    explainLevel:
+      'La media de 5 días ({{short}}) es igual a la media de 25 días ({{long}}) y no se han cruzado en las últimas 3 sesiones. Esto solo describe los precios recientes.',
+    ruleMa:
+      'Regla: la media de los últimos 5 cierres diarios frente a la media de los últimos 25. Se indica un cruce si ocurrió en las últimas 3 sesiones; si no, se muestra la posición actual de una media respecto a la otra.',
+    explainOverbought:
+      'El RSI de 14 días es {{value}}, igual o superior a 70. Algunos operadores lo interpretan como una subida que ha llegado lejos; los precios pueden seguir subiendo durante mucho tiempo.',
+    explainOversold:
+      'El RSI de 14 días es {{value}}, igual o inferior a 30. Algunos operadores lo interpretan como una caída que ha llegado lejos; los precios pueden seguir bajando durante mucho tiempo.',
+    explainNeutral:
+      'El RSI de 14 días es {{value}}, entre 30 y 70: no se aplica ninguna de las dos lecturas.',
+    ruleRsi:
+      'Regla: el RSI compara la ganancia diaria media con la pérdida diaria media de 14 sesiones (suavizado de Wilder), en una escala de 0 a 100.',
+    explainChange:
+      'El cierre pasó de {{from}} el {{fromDate}} a {{to}}: {{change}}. Un movimiento pasado no dice nada seguro sobre el siguiente.',
+    ruleChange: 'Regla: el último cierre diario comparado con el cierre de 20 sesiones antes.',
+    explainNotEnough: 'Esta regla necesita {{needed}} cierres diarios; solo hay {{have}}.',
+    asOf: 'Calculado con los cierres diarios hasta el {{date}}.',
+    orderTitle: 'Orden rápida',
+    loginToTrade: 'Inicie sesión para dar órdenes y ver sus posiciones.',
+    noTradable: 'Ninguno de estos valores se puede negociar en la demo.',
+    lastPrice: 'Precio actual: {{price}}',
+    confirmOwnDecision: 'Esta orden es decisión suya. Las señales de esta página no la sugieren.',
+    positionsTitle: 'Sus posiciones abiertas',
+    positionsEmpty: 'No tiene posiciones.',
+    positionsTotal: 'Pérdidas y ganancias no realizadas en total: {{amount}}',
+    positionsAll: 'Órdenes y posiciones',
+  },
 } as const satisfies UiMessages;

@@ -441,4 +441,64 @@ export const fr = {
       margin: 'Garantie de marge',
     },
   },
+  aiTrade: {
+    disclaimerTitle: 'À lire d’abord',
+    disclaimer:
+      'Les signaux ci-dessous sont calculés mécaniquement à partir des cours passés, selon les règles indiquées pour chacun. Ce ne sont pas des conseils en investissement et ils ne promettent rien sur les cours futurs. Les cours de cette démo sont simulés.',
+    signalsTitle: 'Signaux de cours',
+    sourceWatchlist: 'Valeurs de votre liste de suivi',
+    sourceTop: 'Les 10 valeurs les plus échangées en capitaux',
+    signalsEmpty: 'Aucune valeur pour laquelle calculer des signaux.',
+    loadingBars: 'Chargement des cours quotidiens...',
+    barsFailed: 'Les cours quotidiens de cette valeur n’ont pas pu être chargés.',
+    notEnough: 'Données insuffisantes',
+    maLabel: 'Moyennes 5 et 25 jours',
+    maGolden: 'Croisement doré',
+    maDead: 'Croisement de la mort',
+    maAbove: 'Moyenne 5 jours au-dessus de la 25 jours',
+    maBelow: 'Moyenne 5 jours sous la 25 jours',
+    maLevel: 'Moyenne 5 jours égale à la 25 jours',
+    maFigures: 'MM5 {{short}} / MM25 {{long}}',
+    rsiLabel: 'RSI 14 jours',
+    rsiOverbought: 'Surachat',
+    rsiOversold: 'Survente',
+    rsiNeutral: 'Neutre',
+    rsiFigures: 'RSI {{value}}',
+    changeLabel: 'Variation sur {{sessions}} jours',
+    explainGolden:
+      'La moyenne 5 jours (actuellement {{short}}) est passée au-dessus de la moyenne 25 jours (actuellement {{long}}) le {{date}}. Certains traders y voient une dynamique haussière ; cela échoue souvent.',
+    explainDead:
+      'La moyenne 5 jours (actuellement {{short}}) est passée sous la moyenne 25 jours (actuellement {{long}}) le {{date}}. Certains traders y voient une dynamique baissière ; cela échoue souvent.',
+    explainAbove:
+      'La moyenne 5 jours ({{short}}) est au-dessus de la moyenne 25 jours ({{long}}), sans croisement lors des 3 dernières séances. Cela décrit seulement les cours récents.',
+    explainBelow:
+      'La moyenne 5 jours ({{short}}) est sous la moyenne 25 jours ({{long}}), sans croisement lors des 3 dernières séances. Cela décrit seulement les cours récents.',
+    explainLevel:
+      'La moyenne 5 jours ({{short}}) est égale à la moyenne 25 jours ({{long}}), sans croisement lors des 3 dernières séances. Cela décrit seulement les cours récents.',
+    ruleMa:
+      'Règle : la moyenne des 5 dernières clôtures quotidiennes comparée à celle des 25 dernières. Un croisement est signalé s’il a eu lieu lors des 3 dernières séances ; sinon, la position actuelle des deux moyennes est indiquée.',
+    explainOverbought:
+      'Le RSI 14 jours est de {{value}}, égal ou supérieur à 70. Certains traders y voient une hausse allée loin ; les cours peuvent continuer à monter longtemps.',
+    explainOversold:
+      'Le RSI 14 jours est de {{value}}, égal ou inférieur à 30. Certains traders y voient une baisse allée loin ; les cours peuvent continuer à baisser longtemps.',
+    explainNeutral:
+      'Le RSI 14 jours est de {{value}}, entre 30 et 70 : aucune des deux lectures ne s’applique.',
+    ruleRsi:
+      'Règle : le RSI compare le gain quotidien moyen à la perte quotidienne moyenne sur 14 séances (lissage de Wilder), sur une échelle de 0 à 100.',
+    explainChange:
+      'La clôture est passée de {{from}} le {{fromDate}} à {{to}} : {{change}}. Un mouvement passé ne dit rien de certain sur le suivant.',
+    ruleChange: 'Règle : la dernière clôture quotidienne comparée à celle d’il y a 20 séances.',
+    explainNotEnough: 'Cette règle demande {{needed}} clôtures quotidiennes ; il n’y en a que {{have}}.',
+    asOf: 'Calculé sur les clôtures quotidiennes jusqu’au {{date}}.',
+    orderTitle: 'Ordre rapide',
+    loginToTrade: 'Connectez-vous pour passer des ordres et voir vos positions.',
+    noTradable: 'Aucune de ces valeurs ne peut être négociée dans la démo.',
+    lastPrice: 'Cours actuel : {{price}}',
+    confirmOwnDecision:
+      'Cet ordre relève de votre seule décision. Les signaux de cette page ne le suggèrent pas.',
+    positionsTitle: 'Vos positions ouvertes',
+    positionsEmpty: 'Vous n’avez aucune position.',
+    positionsTotal: 'Plus-values ou moins-values latentes au total : {{amount}}',
+    positionsAll: 'Ordres et positions',
+  },
 } as const satisfies UiMessages;

@@ -437,4 +437,63 @@ export const ja = {
       margin: '信用保証金',
     },
   },
+  aiTrade: {
+    disclaimerTitle: 'はじめにお読みください',
+    disclaimer:
+      '以下のシグナルは、各シグナルに示したルールに従って過去の株価から機械的に計算したものです。投資助言ではなく、将来の株価について何も約束するものではありません。このデモの株価はシミュレーションです。',
+    signalsTitle: '株価シグナル',
+    sourceWatchlist: 'ウォッチリストの銘柄',
+    sourceTop: '売買代金上位10銘柄',
+    signalsEmpty: 'シグナルを計算する銘柄がありません。',
+    loadingBars: '日足を読み込んでいます...',
+    barsFailed: 'この銘柄の日足を読み込めませんでした。',
+    notEnough: 'データ不足',
+    maLabel: '5日・25日移動平均',
+    maGolden: 'ゴールデンクロス',
+    maDead: 'デッドクロス',
+    maAbove: '5日線が25日線より上',
+    maBelow: '5日線が25日線より下',
+    maLevel: '5日線と25日線が同値',
+    maFigures: 'MA5 {{short}} / MA25 {{long}}',
+    rsiLabel: 'RSI（14日）',
+    rsiOverbought: '買われすぎ',
+    rsiOversold: '売られすぎ',
+    rsiNeutral: '中立',
+    rsiFigures: 'RSI {{value}}',
+    changeLabel: '{{sessions}}日騰落率',
+    explainGolden:
+      '{{date}}に5日移動平均（現在{{short}}）が25日移動平均（現在{{long}}）を上抜けました。上昇の勢いと読むトレーダーもいますが、外れることもよくあります。',
+    explainDead:
+      '{{date}}に5日移動平均（現在{{short}}）が25日移動平均（現在{{long}}）を下抜けました。下落の勢いと読むトレーダーもいますが、外れることもよくあります。',
+    explainAbove:
+      '5日移動平均（{{short}}）は25日移動平均（{{long}}）より上にあり、直近3営業日に交差はありません。最近の値動きを述べているだけです。',
+    explainBelow:
+      '5日移動平均（{{short}}）は25日移動平均（{{long}}）より下にあり、直近3営業日に交差はありません。最近の値動きを述べているだけです。',
+    explainLevel:
+      '5日移動平均（{{short}}）と25日移動平均（{{long}}）は同じ値で、直近3営業日に交差はありません。最近の値動きを述べているだけです。',
+    ruleMa:
+      'ルール：直近5営業日の終値の平均と直近25営業日の終値の平均を比べます。直近3営業日以内に交差した場合はクロスとして表示し、それ以外は現在の位置関係を表示します。',
+    explainOverbought:
+      '14日RSIは{{value}}で、70以上です。上昇が行き過ぎたと読むトレーダーもいますが、株価が長く上がり続けることもあります。',
+    explainOversold:
+      '14日RSIは{{value}}で、30以下です。下落が行き過ぎたと読むトレーダーもいますが、株価が長く下がり続けることもあります。',
+    explainNeutral: '14日RSIは{{value}}で、30と70の間です。どちらの読み方にも当たりません。',
+    ruleRsi:
+      'ルール：RSIは14営業日の平均上昇幅と平均下落幅を比べた指標で（ワイルダーの平滑化）、0から100の値をとります。',
+    explainChange:
+      '終値は{{fromDate}}の{{from}}から{{to}}になりました（{{change}}）。過去の値動きから次の値動きが確実にわかるわけではありません。',
+    ruleChange: 'ルール：直近の終値を20営業日前の終値と比べます。',
+    explainNotEnough: 'このルールには{{needed}}営業日分の終値が必要ですが、{{have}}営業日分しかありません。',
+    asOf: '{{date}}までの日足終値から計算しています。',
+    orderTitle: 'クイック注文',
+    loginToTrade: '注文や保有建玉の確認にはログインしてください。',
+    noTradable: 'これらの銘柄はデモでは取引できません。',
+    lastPrice: '現在値：{{price}}',
+    confirmOwnDecision:
+      'この注文はお客様ご自身のご判断によるものです。このページのシグナルが勧めるものではありません。',
+    positionsTitle: '保有中の建玉',
+    positionsEmpty: '保有中の建玉はありません。',
+    positionsTotal: '評価損益の合計：{{amount}}',
+    positionsAll: '注文・建玉一覧',
+  },
 } as const satisfies UiMessages;
