@@ -23,7 +23,8 @@ import {
  * opening and closing, the matcher), after every step every journal entry sums to zero, every balance is
  * the fold of its postings, cash is never negative, reserved cash equals what pending orders hold, margin
  * equals the collateral of open positions, and every user's hash chain verifies.
- * PROPERTY_RUNS sets the number of random sequences (default 60 here; see the closing note of the issue).
+ * PROPERTY_RUNS sets the number of random sequences: 60 in `npm test`; `npm run test:property` runs 10,000
+ * (about ten minutes on these machines).
  */
 const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 60);
 
@@ -163,11 +164,12 @@ async function run(users: number[], s: Step): Promise<void> {
   }
 }
 
-async function checkInvariants(users: number[]): Promise<void> {
+async function checkInvariants(users: number[], firstEntry: number): Promise<void> {
   const db = t.database.db;
   const unbalanced = await db
     .select({ entry: postings.entryId })
     .from(postings)
+    .where(sql`${postings.entryId} >= ${firstEntry}`)
     .groupBy(postings.entryId)
     .having(sql`sum(${postings.amount}) <> 0`);
   expect(unbalanced).toEqual([]);
@@ -199,6 +201,10 @@ describe('ledger invariants under random trading', () => {
         t.clock.set(TEST_NOW);
         price = 3100;
         market.set('7203', price, { prevCloseYen: 3100 });
+        const [last] = await t.database.db
+          .select({ id: sql<number>`coalesce(max(${postings.entryId}), 0)` })
+          .from(postings);
+        const firstEntry = Number(last?.id ?? 0) + 1;
         const users: number[] = [];
         for (let i = 0; i < 3; i++) {
           phone += 1;
@@ -219,7 +225,7 @@ describe('ledger invariants under random trading', () => {
         }
         for (const s of steps) {
           await run(users, s);
-          await checkInvariants(users);
+          await checkInvariants(users, firstEntry);
         }
       }),
       { numRuns: RUNS },
@@ -234,5 +240,5 @@ describe('ledger invariants under random trading', () => {
     expect(count('open', 'filled')).toBeGreaterThan(0);
     expect(count('close', 'filled')).toBeGreaterThan(0);
     expect(count('open', 'cancelled') + count('open', 'pending')).toBeGreaterThan(0);
-  }, 600_000);
+  }, Math.max(600_000, RUNS * 600));
 });
