@@ -49,6 +49,7 @@ export const ERRORS = {
   POSITION_NOT_FOUND: { code: 1210, http: 404 },
   POSITION_QUANTITY: { code: 1211, http: 422 },
   STATEMENT_INVALID: { code: 1212, http: 422 },
+  PTS_CASH_ONLY: { code: 1213, http: 422 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

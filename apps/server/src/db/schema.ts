@@ -205,6 +205,10 @@ export const orders = pgTable(
     quantity: integer('quantity').notNull(),
     leverage: integer('leverage').notNull(),
     dayTrade: boolean('day_trade').notNull().default(false),
+    /** exchange: the TSE sessions; pts: the proprietary trading system's session (8:20-16:00) */
+    venue: text('venue', { enum: ['exchange', 'pts'] })
+      .notNull()
+      .default('exchange'),
     positionId: integer('position_id'),
     status: text('status', { enum: ['pending', 'filled', 'cancelled', 'rejected'] }).notNull(),
     fillPrice: bigint('fill_price', { mode: 'number' }),

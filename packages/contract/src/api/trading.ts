@@ -46,6 +46,8 @@ export const ZPlaceOrderRequest = z
       .max(MARGIN_RULES.maxLeverage, { error: 'validation.leverageRange' }),
     /** a day-trade margin position: closed by rule before the closing auction */
     day_trade: z.boolean().default(false),
+    /** exchange (TSE sessions) or pts (the 8:20-16:00 PTS session: cash buys, filled as applications) */
+    venue: z.enum(['exchange', 'pts']).default('exchange'),
   })
   .refine((o) => (o.price_type === 'limit') === (o.price !== undefined), {
     error: 'validation.priceRequired',
@@ -89,6 +91,7 @@ export const ZOrder = z.object({
   quantity: z.number().int(),
   leverage: z.number().int(),
   day_trade: z.boolean(),
+  venue: z.enum(['exchange', 'pts']),
   position_id: z.number().int().nullable(),
   status: ZOrderStatus,
   fill_price: ZSenAmount.nullable(),
@@ -139,7 +142,10 @@ export const ZPosition = z.object({
 });
 export type TPosition = z.infer<typeof ZPosition>;
 
-export const ZOrdersQuery = z.object({ status: z.enum(['pending', 'done', 'all']).default('all') });
+export const ZOrdersQuery = z.object({
+  status: z.enum(['pending', 'done', 'all']).default('all'),
+  venue: z.enum(['exchange', 'pts', 'all']).default('all'),
+});
 export const ZPositionsQuery = z.object({ status: z.enum(['holding', 'closed']).default('holding') });
 export const ZOrderNoQuery = z.object({ order_no: z.string().min(1).max(40) });
 

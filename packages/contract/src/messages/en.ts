@@ -50,6 +50,7 @@ export const en = {
     POSITION_NOT_FOUND: 'No such position',
     POSITION_QUANTITY: 'You can close at most {{available}} shares of this position',
     STATEMENT_INVALID: 'This file is not a statement of this account',
+    PTS_CASH_ONLY: 'PTS orders are cash purchases only: margin and short selling are not offered on PTS',
   },
   validation: {
     accountRequired: 'Account cannot be empty',

@@ -48,6 +48,8 @@ export const es = {
     POSITION_NOT_FOUND: 'No existe esa posición',
     POSITION_QUANTITY: 'Puede cerrar como máximo {{available}} acciones de esta posición',
     STATEMENT_INVALID: 'Este archivo no es un extracto de esta cuenta',
+    PTS_CASH_ONLY:
+      'En PTS solo se aceptan compras al contado: no se ofrecen operaciones con margen ni ventas en corto',
   },
   validation: {
     accountRequired: 'La cuenta no puede estar vacía',

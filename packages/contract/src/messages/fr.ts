@@ -50,6 +50,7 @@ export const fr = {
     POSITION_NOT_FOUND: 'Cette position n’existe pas',
     POSITION_QUANTITY: 'Vous pouvez clôturer au plus {{available}} actions de cette position',
     STATEMENT_INVALID: 'Ce fichier n’est pas un relevé de ce compte',
+    PTS_CASH_ONLY: 'Sur le PTS, seuls les achats au comptant sont acceptés : ni marge ni vente à découvert',
   },
   validation: {
     accountRequired: 'Le compte ne peut pas être vide',

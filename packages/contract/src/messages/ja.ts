@@ -47,6 +47,7 @@ export const ja = {
     POSITION_NOT_FOUND: '該当する建玉がありません',
     POSITION_QUANTITY: 'この建玉で決済できるのは最大{{available}}株です',
     STATEMENT_INVALID: 'このファイルはこの口座の取引明細ではありません',
+    PTS_CASH_ONLY: 'PTSでは現物の買い注文のみ受け付けています（信用取引・空売りは取り扱っていません）',
   },
   validation: {
     accountRequired: 'アカウントを入力してください',

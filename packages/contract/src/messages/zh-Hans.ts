@@ -44,6 +44,7 @@ export const zhHans = {
     POSITION_NOT_FOUND: '没有该持仓',
     POSITION_QUANTITY: '该持仓最多可平仓 {{available}} 股',
     STATEMENT_INVALID: '该文件不是本账户的对账单',
+    PTS_CASH_ONLY: 'PTS 仅接受现金买入订单，不提供融资融券和卖空',
   },
   validation: {
     accountRequired: '账号不能为空',

@@ -44,6 +44,7 @@ export const zhHant = {
     POSITION_NOT_FOUND: '查無此部位',
     POSITION_QUANTITY: '此部位最多可平倉 {{available}} 股',
     STATEMENT_INVALID: '此檔案不是本帳戶的對帳單',
+    PTS_CASH_ONLY: 'PTS 僅接受現股買進委託，不提供信用交易與放空',
   },
   validation: {
     accountRequired: '帳號不可空白',

@@ -195,50 +195,54 @@ async function checkInvariants(users: number[], firstEntry: number): Promise<voi
 }
 
 describe('ledger invariants under random trading', () => {
-  it('hold after every step', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-        t.clock.set(TEST_NOW);
-        price = 3100;
-        market.set('7203', price, { prevCloseYen: 3100 });
-        const [last] = await t.database.db
-          .select({ id: sql<number>`coalesce(max(${postings.entryId}), 0)` })
-          .from(postings);
-        const firstEntry = Number(last?.id ?? 0) + 1;
-        const users: number[] = [];
-        for (let i = 0; i < 3; i++) {
-          phone += 1;
-          users.push(
-            await t.database.db.transaction((tx) =>
-              createUser(
-                tx,
-                { clock: t.clock, demoCashYen: 2_000_000 },
-                {
-                  phone: `070${String(phone).padStart(8, '0')}`,
-                  passwordHash: 'not-used',
-                  invitedByCode: 'PROPERTY',
-                  inviterUserId: null,
-                },
+  it(
+    'hold after every step',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+          t.clock.set(TEST_NOW);
+          price = 3100;
+          market.set('7203', price, { prevCloseYen: 3100 });
+          const [last] = await t.database.db
+            .select({ id: sql<number>`coalesce(max(${postings.entryId}), 0)` })
+            .from(postings);
+          const firstEntry = Number(last?.id ?? 0) + 1;
+          const users: number[] = [];
+          for (let i = 0; i < 3; i++) {
+            phone += 1;
+            users.push(
+              await t.database.db.transaction((tx) =>
+                createUser(
+                  tx,
+                  { clock: t.clock, demoCashYen: 2_000_000 },
+                  {
+                    phone: `070${String(phone).padStart(8, '0')}`,
+                    passwordHash: 'not-used',
+                    invitedByCode: 'PROPERTY',
+                    inviterUserId: null,
+                  },
+                ),
               ),
-            ),
-          );
-        }
-        for (const s of steps) {
-          await run(users, s);
-          await checkInvariants(users, firstEntry);
-        }
-      }),
-      { numRuns: RUNS },
-    );
-    // The sequences did trade: fills of both kinds and pending orders happened.
-    const kinds = await t.database.db
-      .select({ kind: orders.kind, status: orders.status, n: sql<number>`count(*)::int` })
-      .from(orders)
-      .groupBy(orders.kind, orders.status);
-    const count = (kind: string, status: string) =>
-      kinds.find((k) => k.kind === kind && k.status === status)?.n ?? 0;
-    expect(count('open', 'filled')).toBeGreaterThan(0);
-    expect(count('close', 'filled')).toBeGreaterThan(0);
-    expect(count('open', 'cancelled') + count('open', 'pending')).toBeGreaterThan(0);
-  }, Math.max(600_000, RUNS * 600));
+            );
+          }
+          for (const s of steps) {
+            await run(users, s);
+            await checkInvariants(users, firstEntry);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+      // The sequences did trade: fills of both kinds and pending orders happened.
+      const kinds = await t.database.db
+        .select({ kind: orders.kind, status: orders.status, n: sql<number>`count(*)::int` })
+        .from(orders)
+        .groupBy(orders.kind, orders.status);
+      const count = (kind: string, status: string) =>
+        kinds.find((k) => k.kind === kind && k.status === status)?.n ?? 0;
+      expect(count('open', 'filled')).toBeGreaterThan(0);
+      expect(count('close', 'filled')).toBeGreaterThan(0);
+      expect(count('open', 'cancelled') + count('open', 'pending')).toBeGreaterThan(0);
+    },
+    Math.max(600_000, RUNS * 600),
+  );
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { enforcePositionRules } from './rules.js';
+import { enforcePositionRules, expirePtsApplications } from './rules.js';
 import { matchPendingOrders } from './service.js';
 
 /**
@@ -36,6 +36,7 @@ export class Matcher {
       const deps = { clock: ctx.clock, market: ctx.market, fees: ctx.fees, locale: 'ja' };
       const outbox = [
         ...(await matchPendingOrders(ctx.db, deps)),
+        ...(await expirePtsApplications(ctx.db, deps)),
         ...(await enforcePositionRules(ctx.db, deps)),
       ];
       for (const { userId, event } of outbox) await ctx.realtime.publishUserEvent(userId, event);

@@ -46,7 +46,7 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const { userId, event } of outbox) await app.ctx.realtime.publishUserEvent(userId, event);
   };
   const view = (request: FastifyRequest) => (order: Parameters<typeof orderView>[0]) =>
-    orderView(order, request.locale, fillsFrom(app.ctx.market, app.ctx.clock.now()));
+    orderView(order, request.locale, fillsFrom(app.ctx.market, app.ctx.clock.now(), order.venue));
 
   app.get('/trade/rules', { schema: { tags, response: { 200: envelope(ZTradingRules) } } }, async (request) =>
     ok(request, {
@@ -109,7 +109,9 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       ok(
         request,
-        (await listOrders(app.ctx.db, sessionOf(request).userId, request.query.status)).map(view(request)),
+        (
+          await listOrders(app.ctx.db, sessionOf(request).userId, request.query.status, request.query.venue)
+        ).map(view(request)),
       ),
   );
 

@@ -7,7 +7,15 @@ import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { tradingCalendar } from '../../market/calendar.js';
 import { sessionState, TSE_HOURS } from '../../market/sessions.js';
 import { lockUser } from '../ledger/ledger.js';
-import { cancelOrder, closePosition, type Outbox, type PositionRow, type TradingDeps } from './service.js';
+import {
+  cancelOrder,
+  closePosition,
+  endPendingOrder,
+  ptsSessionEnd,
+  type Outbox,
+  type PositionRow,
+  type TradingDeps,
+} from './service.js';
 
 /**
  * The rules that close positions without the user's order (ADR 0010), checked on every matcher pass:
@@ -55,6 +63,29 @@ async function closeByRule(tx: Tx, deps: TradingDeps, position: PositionRow, rea
     { order_no: order.orderNo },
     deps.clock.now(),
   );
+}
+
+/** PTS applications still waiting when their session ends fail, with the reason, and give their cash back. */
+export async function expirePtsApplications(db: Db, deps: TradingDeps): Promise<Outbox> {
+  const outbox: Outbox = [];
+  const now = deps.clock.now();
+  if (deps.market.clockMode === 'always-open') return outbox;
+  const waiting = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, 'pending'), eq(orders.venue, 'pts')));
+  for (const candidate of waiting) {
+    if (now.getTime() < ptsSessionEnd(candidate.createdAt).getTime()) continue;
+    await db.transaction(async (tx) => {
+      await lockUser(tx, candidate.userId);
+      const [order] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, candidate.id), eq(orders.status, 'pending')));
+      if (order) await endPendingOrder(tx, deps, order, 'rejected', 'pts_session_ended', outbox);
+    });
+  }
+  return outbox;
 }
 
 export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<Outbox> {

@@ -21,7 +21,9 @@ import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider, Quote } from '../../market/provider.js';
-import { nextOpen, sessionState } from '../../market/sessions.js';
+import { tradingCalendar } from '../../market/calendar.js';
+import { PTS_HOURS, nextOpen, sessionState } from '../../market/sessions.js';
+import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { isValidTick, tickSize } from '@kabuto/contract';
 import { lockUser, postEntry, userBalances, type PostingLine } from '../ledger/ledger.js';
 
@@ -129,15 +131,19 @@ export async function placeOrder(
   const limit =
     request.price === undefined ? null : checkLimitPrice(request.price, quote, topix500, deps.locale);
   const session = sessionState(now, { mode: deps.market.clockMode });
-  if (request.price_type === 'market' && session.continuous && isStale(quote, now))
-    throw new AppError('QUOTE_STALE');
+  const venue = request.venue ?? 'exchange';
+  if (venue === 'pts' && (request.direction === 'short' || request.leverage > 1)) {
+    throw new AppError('PTS_CASH_ONLY');
+  }
+  const open = venueOpen(venue, session);
+  if (request.price_type === 'market' && open && isStale(quote, now)) throw new AppError('QUOTE_STALE');
 
   const draft = {
     side: request.direction === 'long' ? ('buy' as const) : ('sell' as const),
     priceType: request.price_type,
     limitPrice: limit,
   };
-  const fillNow = executablePrice(draft, quote, session.continuous);
+  const fillNow = executablePrice(draft, quote, open);
   const margin = isMargin({ leverage: request.leverage, direction: request.direction });
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
   const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
@@ -175,6 +181,7 @@ export async function placeOrder(
       quantity: request.quantity,
       leverage: request.leverage,
       dayTrade: request.day_trade ?? false,
+      venue,
       status: 'pending',
       principal,
       fee,
@@ -452,7 +459,6 @@ export async function cancelOrder(
   orderNo: string,
   outbox: Outbox,
 ): Promise<OrderRow> {
-  const now = deps.clock.now();
   await lockUser(tx, userId);
   const [order] = await tx
     .select()
@@ -460,14 +466,30 @@ export async function cancelOrder(
     .where(and(eq(orders.orderNo, orderNo), eq(orders.userId, userId)));
   if (!order) throw new AppError('ORDER_NOT_FOUND');
   if (order.status !== 'pending') throw new AppError('ORDER_NOT_PENDING');
+  return endPendingOrder(tx, deps, order, 'cancelled', null, outbox);
+}
+
+/**
+ * Ends a pending order without a fill: cancelled by the user, or rejected by a rule (with its reason).
+ * The cash it held goes back and a closing order gives its shares back to the position.
+ */
+export async function endPendingOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  order: OrderRow,
+  status: 'cancelled' | 'rejected',
+  reason: string | null,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
   if (order.reserved > 0) {
     await postEntry(tx, {
       kind: 'order_release',
       ref: order.orderNo,
       at: now,
       lines: [
-        { user: userId, account: 'reserved', amount: negSen(sen(order.reserved)) },
-        { user: userId, account: 'cash', amount: sen(order.reserved) },
+        { user: order.userId, account: 'reserved', amount: negSen(sen(order.reserved)) },
+        { user: order.userId, account: 'cash', amount: sen(order.reserved) },
       ],
     });
   }
@@ -477,13 +499,21 @@ export async function cancelOrder(
       .set({ closingQuantity: sql`greatest(0, ${positions.closingQuantity} - ${order.quantity})` })
       .where(eq(positions.id, order.positionId));
   }
-  const [cancelled] = await tx
+  const [ended] = await tx
     .update(orders)
-    .set({ status: 'cancelled', reserved: 0, cancelledAt: now })
-    .where(eq(orders.id, order.id))
+    .set({ status, reason, reserved: 0, cancelledAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
-  await note(tx, outbox, userId, 'order.cancelled', { order_no: order.orderNo, code: order.code }, now);
-  return cancelled ?? order;
+  if (!ended) throw new Error(`order ${order.orderNo} was not pending`);
+  await note(
+    tx,
+    outbox,
+    order.userId,
+    status === 'cancelled' ? 'order.cancelled' : 'order.rejected',
+    { order_no: order.orderNo, code: order.code, ...(reason === null ? {} : { reason }) },
+    now,
+  );
+  return ended;
 }
 
 /**
@@ -497,12 +527,13 @@ export async function matchPendingOrders(
   const outbox: Outbox = [];
   const now = deps.clock.now();
   const session = sessionState(now, { mode: deps.market.clockMode });
-  if (!session.continuous) return outbox;
+  if (!session.continuous && !session.pts_open) return outbox;
   const pending = await db.transaction(async (tx) =>
     tx.select().from(orders).where(eq(orders.status, 'pending')).orderBy(orders.id).limit(1000),
   );
   for (const candidate of pending) {
     const quote = deps.market.quote(candidate.code);
+    if (!venueOpen(candidate.venue, session)) continue;
     if (!quote || executablePrice(candidate, quote, true) === null) continue;
     await db.transaction(async (tx) => {
       await lockUser(tx, candidate.userId);
@@ -520,14 +551,20 @@ export async function matchPendingOrders(
   return outbox;
 }
 
-export async function listOrders(db: Executor, userId: number, status: 'pending' | 'done' | 'all') {
+export async function listOrders(
+  db: Executor,
+  userId: number,
+  status: 'pending' | 'done' | 'all',
+  venue: 'exchange' | 'pts' | 'all' = 'all',
+) {
   const where =
     status === 'pending'
       ? and(eq(orders.userId, userId), eq(orders.status, 'pending'))
       : status === 'done'
         ? and(eq(orders.userId, userId), inArray(orders.status, ['filled', 'cancelled', 'rejected']))
         : eq(orders.userId, userId);
-  return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(500);
+  const venueWhere = venue === 'all' ? where : and(where, eq(orders.venue, venue));
+  return db.select().from(orders).where(venueWhere).orderBy(desc(orders.id)).limit(500);
 }
 
 export async function findOrder(db: Executor, userId: number, orderNo: string): Promise<OrderRow> {
@@ -548,8 +585,38 @@ export async function listPositions(db: Executor, userId: number, status: 'holdi
     .limit(500);
 }
 
-/** When a waiting order can fill next: the next continuous session (null while the market is open). */
-export function fillsFrom(market: MarketDataProvider, now: Date): Date | null {
-  const session = sessionState(now, { mode: market.clockMode });
-  return session.continuous ? null : nextOpen(now, { mode: market.clockMode });
+/** Whether a venue trades now: the exchange's continuous session, or the PTS session. */
+export function venueOpen(
+  venue: 'exchange' | 'pts',
+  session: { continuous: boolean; pts_open: boolean },
+): boolean {
+  return venue === 'pts' ? session.pts_open : session.continuous;
+}
+
+/** When a waiting order can fill next (null while its venue is open). */
+export function fillsFrom(
+  market: MarketDataProvider,
+  now: Date,
+  venue: 'exchange' | 'pts' = 'exchange',
+): Date | null {
+  const options = { mode: market.clockMode };
+  const session = sessionState(now, options);
+  if (venueOpen(venue, session)) return null;
+  return venue === 'pts' ? nextPtsOpen(now) : nextOpen(now, options);
+}
+
+/** The next start of the PTS session (8:20 on a business day) after `now`. */
+export function nextPtsOpen(now: Date): Date {
+  const p = tokyoParts(now);
+  const calendar = tradingCalendar();
+  const today = calendar.isBusinessDay(p.date) && p.minuteOfDay < PTS_HOURS.open;
+  return tokyoInstant(today ? p.date : calendar.nextBusinessDay(p.date), PTS_HOURS.open);
+}
+
+/** When a PTS application placed at `placedAt` expires: the end (16:00) of the PTS session it waits for. */
+export function ptsSessionEnd(placedAt: Date): Date {
+  const p = tokyoParts(placedAt);
+  const calendar = tradingCalendar();
+  const sameDay = calendar.isBusinessDay(p.date) && p.minuteOfDay < PTS_HOURS.close;
+  return tokyoInstant(sameDay ? p.date : calendar.nextBusinessDay(p.date), PTS_HOURS.close);
 }

@@ -28,6 +28,7 @@ export function orderView(order: OrderRow, locale: Locale, fillsFrom: Date | nul
     quantity: order.quantity,
     leverage: order.leverage,
     day_trade: order.dayTrade,
+    venue: order.venue,
     position_id: order.positionId,
     status: order.status,
     fill_price: order.fillPrice,

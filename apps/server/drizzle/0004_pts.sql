@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "venue" text DEFAULT 'exchange' NOT NULL;
