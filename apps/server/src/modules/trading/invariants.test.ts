@@ -204,7 +204,7 @@ describe('ledger invariants under random trading', () => {
           price = 3100;
           market.set('7203', price, { prevCloseYen: 3100 });
           const [last] = await t.database.db
-            .select({ id: sql<number>`coalesce(max(${postings.entryId}), 0)` })
+            .select({ id: sql<string>`coalesce(max(${postings.entryId}), 0)::text` })
             .from(postings);
           const firstEntry = Number(last?.id ?? 0) + 1;
           const users: number[] = [];

@@ -1,0 +1,211 @@
+import { LOT_SIZE, localeOf, sen, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Dialog } from 'antd-mobile';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fieldIssuesOf } from '@/shared/api/api-error';
+import { queryClient } from '@/shared/api/query-client';
+import { formatDateTime, formatMoney } from '@/shared/format/format';
+import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/price';
+import { tContract } from '@/shared/i18n/i18n';
+import { marketStatusQuery } from '@/shared/market/market-api';
+import { useIsStale } from '@/shared/market/staleness';
+import { useSession } from '@/shared/session/session';
+import { useUserInfo } from '@/shared/session/user-info-query';
+import { showSuccess } from '@/shared/ui/toast';
+import { createIdempotentAction, sendWithRetry } from '../idempotent';
+import { orderFigures, type Direction, type PriceType } from '../order-figures';
+import { inputToPrice, inputToQuantity, priceToInput } from '../price-input';
+import { invalidateTrading, placeOrder } from '../trading-api';
+import {
+  confirmRows,
+  isMarginTicket,
+  limitPriceIssue,
+  placeOrderBody,
+  quantityIssue,
+  steppedPriceText,
+  steppedQuantity,
+  type Leverage,
+  type TicketIssue,
+  type TicketStock,
+} from './order-ticket';
+import { OrderConfirmList } from './order-ticket-view';
+
+const message = (issue: TicketIssue | null) => (issue === null ? null : tContract(issue.key, issue.params));
+
+/**
+ * One order ticket's state and behaviour: the fields, their validation (client rules first, then the
+ * server's field issues), the live figures, the confirm dialog and the submit with one Idempotency-Key
+ * per attempt (the same key on a retry after an unknown outcome).
+ */
+export function useOrderTicket({
+  stock,
+  quote,
+  rules,
+  confirmNotes,
+}: {
+  stock: TicketStock;
+  quote: TQuote;
+  rules: TTradingRules;
+  /** Shown in the confirm dialog under the order's rows. */
+  confirmNotes?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const { userInfo } = useUserInfo();
+  const status = useQuery(marketStatusQuery()).data;
+  const stale = useIsStale(quote.time);
+  const [direction, setDirection] = useState<Direction>('long');
+  const [priceType, setPriceType] = useState<PriceType>('market');
+  const [priceText, setPriceText] = useState('');
+  const [quantityText, setQuantityText] = useState(String(LOT_SIZE));
+  const [leverage, setLeverage] = useState<Leverage>(1);
+  const [dayTrade, setDayTrade] = useState(false);
+  const [showErrors, setShowErrors] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const action = useMemo(() => createIdempotentAction(placeOrder), []);
+
+  const decimals = priceDecimalsOf(stock.price_decimals);
+  const margin = isMarginTicket({ direction, leverage });
+  const limitPrice = priceType === 'limit' ? inputToPrice(priceText) : null;
+  const quantity = inputToQuantity(quantityText);
+  const money = (v: number) => formatMoney(sen(v), locale);
+  const price = (v: number) => formatPrice(v, decimals, locale);
+
+  const priceError =
+    priceType !== 'limit'
+      ? null
+      : (message(limitPriceIssue(limitPrice, stock.topix500, quote, price)) ?? serverErrors['price'] ?? null);
+  const quantityError = message(quantityIssue(quantity)) ?? serverErrors['quantity'] ?? null;
+
+  const figures = orderFigures(
+    { direction, priceType, limitPrice, quantity: quantity ?? 0, leverage },
+    quote,
+    rules,
+  );
+  const available = userInfo?.available_balance ?? 0;
+
+  const clearServerErrors = () => {
+    setServerErrors({});
+  };
+
+  async function askRetry(): Promise<boolean> {
+    return Dialog.confirm({
+      content: t('trading.retryPrompt'),
+      confirmText: t('trading.retry'),
+      cancelText: t('common.cancel'),
+    });
+  }
+
+  async function afterPlaced(order: TOrder) {
+    void invalidateTrading(queryClient);
+    if (order.status === 'rejected') {
+      await Dialog.alert({
+        title: t('orders.status.rejected'),
+        content: `${t('orders.orderNo')}: ${order.order_no}${order.reason === null ? '' : ` · ${order.reason}`}`,
+        confirmText: t('common.ok'),
+      });
+      return;
+    }
+    showSuccess(t('trading.placedToast', { orderNo: order.order_no }), 2000);
+    if (order.status === 'pending' && order.fills_from !== null) {
+      await Dialog.alert({
+        content: t('trading.fillsFrom', { time: formatDateTime(order.fills_from, locale) }),
+        confirmText: t('common.ok'),
+      });
+    }
+  }
+
+  async function submit() {
+    setShowErrors(true);
+    if (priceError !== null || quantityError !== null || quantity === null) return;
+    const order = { direction, priceType, limitPrice, quantity, leverage, dayTrade };
+    const rows = confirmRows(t, stock, order, figures, {
+      price,
+      money,
+      shares: (n) => formatShares(n, locale),
+    });
+    const ok = await Dialog.confirm({
+      title: t('trading.confirmTitle'),
+      content: (
+        <>
+          <OrderConfirmList rows={rows} />
+          {confirmNotes}
+        </>
+      ),
+      confirmText: t('trading.confirmPlace'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok) return;
+    setBusy(true);
+    setServerErrors({});
+    try {
+      const placed = await sendWithRetry(action, placeOrderBody(stock.code, order), askRetry);
+      if (placed !== null) await afterPlaced(placed);
+    } catch (error) {
+      const issues: Record<string, string> = {};
+      for (const issue of fieldIssuesOf(error)) issues[issue.field] = issue.message;
+      setServerErrors(issues);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    stock,
+    quote,
+    rules,
+    direction,
+    setDirection,
+    priceType,
+    /** A limit price starts at the last price. */
+    choosePriceType: (next: PriceType) => {
+      setPriceType(next);
+      if (next === 'limit' && priceText === '') setPriceText(priceToInput(quote.last));
+    },
+    priceText,
+    changePriceText: (text: string) => {
+      setPriceText(text);
+      clearServerErrors();
+    },
+    stepPrice: (dir: 1 | -1) => {
+      setPriceText(steppedPriceText(priceText, quote.last, stock.topix500, dir));
+      clearServerErrors();
+    },
+    quantityText,
+    changeQuantityText: (text: string) => {
+      setQuantityText(text);
+      clearServerErrors();
+    },
+    stepQuantity: (dir: 1 | -1) => {
+      setQuantityText(String(steppedQuantity(quantity, dir)));
+      clearServerErrors();
+    },
+    leverage,
+    setLeverage,
+    dayTrade,
+    setDayTrade,
+    /** Another stock was picked: a limit price belongs to one stock, so it starts again at that one's last. */
+    restartFor: (last: number | undefined) => {
+      if (priceType === 'limit' && last !== undefined) setPriceText(priceToInput(last));
+      clearServerErrors();
+    },
+    margin,
+    limitPrice,
+    /** The messages to show now: a field's error shows once it has text or after a submit. */
+    shownPriceError: showErrors || priceText !== '' ? priceError : null,
+    shownQuantityError: showErrors || quantityText !== '' ? quantityError : null,
+    quantityError,
+    figures,
+    available,
+    status,
+    stale,
+    busy,
+    money,
+    price,
+    submit,
+  };
+}
+
+export type OrderTicket = ReturnType<typeof useOrderTicket>;
