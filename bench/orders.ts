@@ -1,0 +1,562 @@
+/**
+ * Benchmark: order placement at a sustained rate. One server process (the real app, simulated market in
+ * always-open mode, demo mode so that every new account gets demo cash), USERS accounts (default 200)
+ * created through the API, each with a WebSocket authenticated for its own events. Orders (market buys of
+ * 100 shares of a random Nikkei 225 stock, a fresh Idempotency-Key each) are issued open-loop at RATE per
+ * second (default 500) for DURATION seconds (default 20): the scheduler sends each request on time whether
+ * or not earlier ones have answered. Per order it measures
+ *   acceptance: request sent -> HTTP answer;
+ *   fill push:  request sent -> the user's socket receives 'order.filled' for that order_no.
+ * Runs once on PostgreSQL (a scratch database created here and dropped at the end) and once on PGlite (a
+ * fresh DATA_DIR), and runs pgbench on the same PostgreSQL as a ceiling.
+ *   npm run bench:orders   (RATE=500 USERS=200 DURATION=20 DATABASES=postgres,pglite PROFILE=1 to change;
+ *                           PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test is where scratch databases go)
+ * PROFILE=1 runs the server under `node --cpu-prof` and prints its top self-time functions.
+ * The load generator runs in this process, the server in a child process; both share the machine's cores.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import WebSocket from 'ws';
+
+const RATE = Number(process.env['RATE'] ?? 500);
+const SECONDS = Number(process.env['DURATION'] ?? 20);
+const USERS = Number(process.env['USERS'] ?? 200);
+const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').filter(Boolean);
+const PROFILE = process.env['PROFILE'] === '1';
+const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------- plumbing
+
+function scratchUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createScratch(prefix: string): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  await admin((c) => c.query(`create database ${name}`));
+  return name;
+}
+
+async function dropScratch(name: string): Promise<void> {
+  await admin((c) => c.query(`drop database if exists ${name} with (force)`)).catch((error: unknown) => {
+    console.error(`could not drop scratch database ${name}:`, error);
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  pid: number;
+  dataDir: string;
+  port: number;
+  profileDir: string | undefined;
+}
+
+async function startServer(port: number, databaseUrl: string): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-bench-orders-'));
+  const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
+  const args = ['--conditions=@kabuto/source', '--import', 'tsx'];
+  if (profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const child = spawn(process.execPath, [...args, mainTs], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: '',
+      MARKET_CLOCK: 'always-open',
+      DEMO_MODE: 'true',
+      // 10,000 orders of up to a few million yen each: the default ¥10,000,000 would run out mid-run.
+      DEMO_CASH_YEN: '1000000000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return { child, pid: child.pid ?? 0, dataDir, port, profileDir };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error('server did not start');
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const running = () => server.child.exitCode === null && server.child.signalCode === null;
+  if (running()) {
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000)]);
+    if (running()) server.child.kill('SIGKILL');
+  }
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+async function post<T>(port: number, path: string, body: object, headers: Record<string, string> = {}) {
+  const res = await fetch(`http://127.0.0.1:${port}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Envelope<T>;
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${json.code} ${json.msg}`);
+  return json.data;
+}
+
+function smsCode(dataDir: string, phone: string): string {
+  const lines = readFileSync(join(dataDir, 'dev-sms-outbox.jsonl'), 'utf8').trim().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const message = JSON.parse(lines[i] ?? '{}') as { phone?: string; code?: string };
+    if (message.phone === phone && message.code) return message.code;
+  }
+  throw new Error(`no SMS code for ${phone}`);
+}
+
+interface User {
+  index: number;
+  token: string;
+  ws: WebSocket;
+}
+
+async function createUser(server: Server, index: number): Promise<User> {
+  const phone = `080${String(10_000_000 + index).slice(-8)}`;
+  const password = 'bench1234';
+  await post(server.port, '/auth/sendSmsCode', { phone });
+  await post(server.port, '/auth/register', {
+    phone,
+    password,
+    password_confirm: password,
+    invite_code: 'KABUTO2026',
+    sms_code: smsCode(server.dataDir, phone),
+  });
+  const { token } = await post<{ token: string }>(server.port, '/auth/login', {
+    account: phone,
+    password,
+    agree: true,
+  });
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/ws`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('error', reject);
+    ws.once('open', () => {
+      ws.send(JSON.stringify({ op: 'auth', token }));
+    });
+    const onReady = (data: Buffer) => {
+      const message = JSON.parse(data.toString('utf8')) as { type: string; user_id?: number | null };
+      if (message.type === 'ready' && typeof message.user_id === 'number') {
+        ws.off('message', onReady);
+        resolve();
+      } else if (message.type === 'error') reject(new Error(`ws auth: ${data.toString('utf8')}`));
+    };
+    ws.on('message', onReady);
+  });
+  return { index, token, ws };
+}
+
+async function inBatches<T>(count: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < count; start += width) {
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(width, count - start) }, (_, k) => make(start + k)),
+      )),
+    );
+  }
+  return out;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Busy and total jiffies of the whole machine, and of one process (utime + stime). */
+function cpuTicks(pid: number): { busy: number; total: number; proc: number; self: number } {
+  const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  const of = (id: number) => {
+    try {
+      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0; // process gone
+    }
+  };
+  return { busy: total - idle, total, proc: of(pid), self: of(process.pid) };
+}
+
+// ------------------------------------------------------------------------------------------------- a run
+
+interface Result {
+  label: string;
+  offered: number;
+  issued: number;
+  accepted: number;
+  acceptedPerSec: number;
+  acceptP50: number;
+  acceptP99: number;
+  acceptMax: number;
+  fillP50: number;
+  fillP99: number;
+  filledSeen: number;
+  lagP99: number;
+  errors: Map<string, number>;
+  machineCpu: number;
+  serverCpu: number;
+  benchCpu: number;
+  profile: string[];
+}
+
+async function run(label: string, port: number, databaseUrl: string): Promise<Result> {
+  const server = await startServer(port, databaseUrl);
+  try {
+    const list = (await (
+      await fetch(`http://127.0.0.1:${port}/api/market/list?sort=code&limit=225`)
+    ).json()) as Envelope<{ items: { code: string }[] }>;
+    const universe = list.data.items.map((i) => i.code);
+    const setupStart = performance.now();
+    const users = await inBatches(USERS, 10, (i) => createUser(server, i));
+    console.error(
+      `[${label}] ${users.length} users registered, logged in and on their sockets in ${Math.round(performance.now() - setupStart)} ms`,
+    );
+
+    // Order-number -> send time (waiting for its event), and events that came before their answer.
+    const waiting = new Map<string, number>();
+    const early = new Map<string, number>();
+    const fillLatencies: number[] = [];
+    for (const user of users) {
+      user.ws.on('message', (data: Buffer) => {
+        const text = data.toString('utf8');
+        if (!text.includes('order.filled')) return;
+        const at = performance.now();
+        const message = JSON.parse(text) as { event?: { kind?: string; data?: { order_no?: string } } };
+        const orderNo = message.event?.data?.order_no;
+        if (message.event?.kind !== 'order.filled' || !orderNo) return;
+        const sent = waiting.get(orderNo);
+        if (sent === undefined) early.set(orderNo, at);
+        else {
+          waiting.delete(orderNo);
+          fillLatencies.push(at - sent);
+        }
+      });
+    }
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
+    const acceptLatencies: number[] = [];
+    const lags: number[] = [];
+    const errors = new Map<string, number>();
+    const countError = (key: string) => errors.set(key, (errors.get(key) ?? 0) + 1);
+    let outstanding = 0;
+    let accepted = 0;
+    let closed = false; // after the drain: connections torn down by us are not the server's errors
+    let lastAnswer = 0;
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+
+    const fire = (scheduled: number) => {
+      const user = users[Math.floor(random() * users.length)];
+      const code = universe[Math.floor(random() * universe.length)];
+      if (!user || !code) return;
+      const body = JSON.stringify({
+        code,
+        direction: 'long',
+        price_type: 'market',
+        quantity: 100,
+        leverage: 1,
+      });
+      outstanding += 1;
+      const sent = performance.now();
+      lags.push(sent - scheduled);
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/trade/placeOrder',
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            token: user.token,
+            'idempotency-key': randomUUID(),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const at = performance.now();
+            outstanding -= 1;
+            lastAnswer = at;
+            let json: Envelope<{ order_no?: string } | null> | undefined;
+            try {
+              json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope<{
+                order_no?: string;
+              } | null>;
+            } catch {
+              json = undefined;
+            }
+            const orderNo = json?.data?.order_no;
+            if (res.statusCode !== 200 || !orderNo) {
+              countError(`HTTP ${res.statusCode} code ${json?.code ?? '?'} ${json?.msg ?? ''}`.trim());
+              return;
+            }
+            accepted += 1;
+            acceptLatencies.push(at - sent);
+            const pushed = early.get(orderNo);
+            if (pushed === undefined) waiting.set(orderNo, sent);
+            else {
+              early.delete(orderNo);
+              fillLatencies.push(pushed - sent);
+            }
+          });
+        },
+      );
+      req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (closed) return;
+        outstanding -= 1;
+        countError(`socket ${error.code ?? error.message}`);
+      });
+      req.end(body);
+    };
+
+    const total = Math.round(RATE * SECONDS);
+    const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    console.error(`[${label}] load average before the run: ${loadavg}`);
+    const before = cpuTicks(server.pid);
+    const start = performance.now();
+    let issued = 0;
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE) + 1);
+        while (issued < due) {
+          fire(start + (issued * 1000) / RATE);
+          issued += 1;
+        }
+        if (issued >= total) resolve();
+        else setTimeout(tick, 1);
+      };
+      tick();
+    });
+    const issuedFor = (performance.now() - start) / 1000;
+    const drainUntil = performance.now() + 30_000;
+    while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
+    const after = cpuTicks(server.pid);
+    await sleep(1000); // the last events
+    const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
+    if (outstanding > 0) errors.set('no answer within 30 s after the run', outstanding);
+    if (waiting.size > 0)
+      errors.set('accepted but no order.filled event within 1 s after the run', waiting.size);
+    closed = true;
+    agent.destroy();
+    for (const user of users) user.ws.terminate();
+    await stopServer(server);
+
+    const ticks = after.total - before.total;
+    const accept = Float64Array.from(acceptLatencies).sort();
+    const fill = Float64Array.from(fillLatencies).sort();
+    const lag = Float64Array.from(lags).sort();
+    return {
+      label,
+      offered: Math.round(issued / issuedFor),
+      issued,
+      accepted,
+      acceptedPerSec: Math.round(accepted / elapsed),
+      acceptP50: percentile(accept, 50),
+      acceptP99: percentile(accept, 99),
+      acceptMax: accept[accept.length - 1] ?? Number.NaN,
+      fillP50: percentile(fill, 50),
+      fillP99: percentile(fill, 99),
+      filledSeen: fill.length,
+      lagP99: percentile(lag, 99),
+      errors,
+      // All as a share of the whole machine (2 cores = 100%); jiffies of /proc/stat are per core.
+      machineCpu: ticks > 0 ? (after.busy - before.busy) / ticks : Number.NaN,
+      serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
+      benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
+      profile: server.profileDir ? topSelfTime(server.profileDir) : [],
+    };
+  } finally {
+    await stopServer(server);
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+// --------------------------------------------------------------------------------------- the CPU profile
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The server's top self-time functions, from the .cpuprofile `node --cpu-prof` wrote at exit. */
+function topSelfTime(dir: string, top = 15): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  } catch {
+    return ['(no profile written)'];
+  }
+  const file = files[0];
+  if (!file) return ['(no profile written)'];
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byNode.get(id);
+    const delta = profile.timeDeltas[i] ?? 0;
+    total += delta;
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/apps\//, 'apps/');
+    const key = `${functionName || '(anonymous)'} ${where ? `${where}:${lineNumber + 1}` : ''}`.trim();
+    self.set(key, (self.get(key) ?? 0) + delta);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
+}
+
+// ------------------------------------------------------------------------------------------------ pgbench
+
+function findPgbench(): string | undefined {
+  for (const candidate of ['pgbench', '/usr/lib/postgresql/15/bin/pgbench']) {
+    if (spawnSync(candidate, ['--version']).status === 0) return candidate;
+  }
+  return undefined;
+}
+
+async function pgbench(): Promise<{ tps: number; note: string }> {
+  const binary = findPgbench();
+  if (!binary) return { tps: Number.NaN, note: 'pgbench not found: skipped' };
+  const name = await createScratch('kabuto_bench_pgbench');
+  try {
+    const url = new URL(PG_ADMIN_URL);
+    const conn = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username)];
+    const init = spawnSync(binary, ['-i', '-s', '10', '-q', ...conn, name], { encoding: 'utf8' });
+    if (init.status !== 0) return { tps: Number.NaN, note: `pgbench -i failed: ${init.stderr}` };
+    const bench = spawnSync(binary, ['-c', '8', '-j', '2', '-T', '10', '-N', ...conn, name], {
+      encoding: 'utf8',
+    });
+    const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(bench.stdout);
+    if (bench.status !== 0 || !match) return { tps: Number.NaN, note: `pgbench failed: ${bench.stderr}` };
+    return { tps: Number(match[1]), note: 'pgbench -c 8 -j 2 -T 10 -N, scale 10' };
+  } finally {
+    await dropScratch(name);
+  }
+}
+
+// --------------------------------------------------------------------------------------------------- main
+
+const results: Result[] = [];
+let ceiling: { tps: number; note: string } | undefined;
+for (const database of DATABASES) {
+  if (database === 'postgres') {
+    const name = await createScratch('kabuto_bench_orders');
+    try {
+      results.push(await run('PostgreSQL 15', 18311, scratchUrl(name)));
+    } finally {
+      await dropScratch(name);
+    }
+    ceiling = await pgbench();
+  } else if (database === 'pglite') {
+    results.push(await run('PGlite', 18312, ''));
+  } else {
+    console.error(`unknown database ${database} (postgres or pglite)`);
+  }
+}
+
+const fmt = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(1) : String(Math.round(n)));
+console.log(
+  `\nOrders: ${RATE}/s target, ${SECONDS} s, ${USERS} users, market buys of 100 shares, one server process, one run:\n`,
+);
+const rows = [
+  [
+    'database',
+    'offered/s',
+    'accepted/s',
+    'accepted',
+    'errors',
+    'accept p50/p99/max ms',
+    'fill push p50/p99 ms',
+    'sched lag p99',
+    'CPU machine/server/bench',
+  ],
+];
+for (const r of results) {
+  const errorCount = [...r.errors.values()].reduce((a, b) => a + b, 0);
+  rows.push([
+    r.label,
+    String(r.offered),
+    String(r.acceptedPerSec),
+    `${r.accepted}/${r.issued}`,
+    String(errorCount),
+    `${fmt(r.acceptP50)} / ${fmt(r.acceptP99)} / ${fmt(r.acceptMax)}`,
+    `${fmt(r.fillP50)} / ${fmt(r.fillP99)} (${r.filledSeen})`,
+    fmt(r.lagP99),
+    `${Math.round(100 * r.machineCpu)}% / ${Math.round(100 * r.serverCpu)}% / ${Math.round(100 * r.benchCpu)}%`,
+  ]);
+}
+const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)) + 2) ?? [];
+for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(''));
+for (const r of results) {
+  if (r.errors.size === 0) continue;
+  console.log(`\nErrors (${r.label}):`);
+  for (const [key, count] of [...r.errors.entries()].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(count).padStart(6)}  ${key}`);
+}
+if (ceiling) {
+  const pgResult = results.find((r) => r.label.startsWith('PostgreSQL'));
+  console.log(`\nCeiling: ${ceiling.note}: ${fmt(ceiling.tps)} tps`);
+  if (pgResult && !Number.isNaN(ceiling.tps))
+    console.log(
+      `Ratio: ${pgResult.acceptedPerSec} orders/s / ${fmt(ceiling.tps)} tps = ${(pgResult.acceptedPerSec / ceiling.tps).toFixed(2)}x`,
+    );
+}
+for (const r of results) {
+  if (r.profile.length === 0) continue;
+  console.log(`\nServer CPU profile, top self time (${r.label}):`);
+  for (const line of r.profile) console.log(`  ${line}`);
+}
