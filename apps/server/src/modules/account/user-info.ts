@@ -1,18 +1,23 @@
-import { eq } from 'drizzle-orm';
-import { addSen, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
+import { and, eq } from 'drizzle-orm';
+import { addSen, isMarginPosition, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
 import type { Executor } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { positions, users } from '../../db/schema.js';
+import type { MarketDataProvider } from '../../market/provider.js';
 import { AppError } from '../../lib/app-error.js';
 import { balanceOf } from '../ledger/ledger.js';
 
 /**
- * The account figures of the user tab, all derived from the database:
- * available balance = cash; used funds = cash reserved for orders and withdrawals plus margin in use;
- * total assets = all of the user's cash accounts (positions' market value joins when trading lands);
- * floating profit and loss = 0 until the user holds positions.
- * The credit score follows the published rule of docs/adr/0007-credit-score.md.
+ * The account figures of the user tab, derived from the ledger and the positions at market prices:
+ * available balance = cash; used funds = cash reserved for orders and withdrawals plus margin collateral;
+ * floating profit and loss = the sum over held positions of (last − average price) × shares (reversed for
+ * shorts); total assets = cash + reserved + collateral + the market value of cash positions + the floating
+ * profit and loss of margin positions (what the account would hold if everything were closed at the last
+ * price, before fees). The credit score follows the published rule of docs/adr/0007-credit-score.md.
  */
-export async function loadUserInfo(ctx: { db: Executor }, userId: number): Promise<TUserInfo> {
+export async function loadUserInfo(
+  ctx: { db: Executor; market: MarketDataProvider },
+  userId: number,
+): Promise<TUserInfo> {
   // One round trip: the user's row and the sums of their ledger accounts.
   const [user] = await ctx.db
     .select({
@@ -35,6 +40,18 @@ export async function loadUserInfo(ctx: { db: Executor }, userId: number): Promi
     reserved: sen(BigInt(user.reserved)),
     margin: sen(BigInt(user.margin)),
   };
+  const held = await ctx.db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.userId, userId), eq(positions.status, 'holding')));
+  let floating = 0;
+  let positionsValue = 0;
+  for (const p of held) {
+    const last = ctx.market.quote(p.code)?.last ?? p.avgPrice;
+    const pl = (p.direction === 'long' ? last - p.avgPrice : p.avgPrice - last) * p.quantity;
+    floating += pl;
+    positionsValue += isMarginPosition(p.direction, p.leverage) ? pl : last * p.quantity;
+  }
   const usedFunds = addSen(balances.reserved, balances.margin);
   return {
     user_id: user.id,
@@ -43,10 +60,10 @@ export async function loadUserInfo(ctx: { db: Executor }, userId: number): Promi
     real_name_status: user.realNameStatus,
     has_txn_password: user.txnPasswordHash !== null,
     credit_score: creditScore(),
-    total_assets: addSen(balances.cash, usedFunds),
+    total_assets: addSen(balances.cash, usedFunds, sen(positionsValue)),
     available_balance: balances.cash,
     used_funds: usedFunds,
-    floating_pl: sen(0),
+    floating_pl: sen(floating),
     created_at: user.createdAt.toISOString(),
   };
 }

@@ -349,3 +349,21 @@ describe('the ledger', () => {
     expect(events).toEqual(['order.filled']);
   });
 });
+
+describe('the account figures', () => {
+  it('value cash positions at the market and count margin positions by their profit or loss', async () => {
+    const u = await user();
+    await buy(u.token, { quantity: 100 }); // cash: ¥310,100
+    await buy(u.token, { quantity: 300, leverage: 3 }); // margin: collateral ¥310,100 on ¥930,300
+    market.set('7203', 3200);
+    const figures = await info(u.token);
+    const floatingCash = (3200 - 3101) * 100;
+    const floatingMargin = (3200 - 3101) * 300;
+    expect(figures).toMatchObject({
+      available_balance: Y(10_000_000 - 310_100 - 310_100),
+      used_funds: Y(310_100),
+      floating_pl: Y(floatingCash + floatingMargin),
+      total_assets: Y(10_000_000 + floatingCash + floatingMargin),
+    });
+  });
+});
