@@ -94,6 +94,12 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.transactionLog, 'titles.transactionLog', () =>
         import('@/features/ledger/components/transaction-log-page').then((m) => m.TransactionLogPage),
       ),
+      page(PAGE_PATHS.pts, 'titles.pts', () =>
+        import('@/features/pts/components/pts-page').then((m) => m.PtsPage),
+      ),
+      page(PAGE_PATHS.dayTrade, 'titles.dayTrade', () =>
+        import('@/features/day-trade/components/day-trade-page').then((m) => m.DayTradePage),
+      ),
     ],
   },
 ];

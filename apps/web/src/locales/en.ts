@@ -51,6 +51,8 @@ export const en = {
     orders: 'Orders and positions',
     orderDetail: 'Order details',
     transactionLog: 'Transaction log',
+    pts: 'PTS (pre-market)',
+    dayTrade: 'Day trade',
   },
   loading: {
     tagline: 'Investing, plainly explained',
@@ -64,6 +66,8 @@ export const en = {
     quickLinks: 'Your account',
     ordersLink: 'Orders and positions',
     transactionLogLink: 'Transaction log',
+    ptsLink: 'PTS trading',
+    dayTradeLink: 'Day trade',
   },
   market: {
     intro: 'Quotes and your watchlist will appear here.',
@@ -338,6 +342,8 @@ export const en = {
     placedToast: 'Order placed: No. {{orderNo}}',
     fillsFrom: 'The market is closed. Your order will be executed from {{time}}.',
     filledToast: 'Order filled: {{name}} {{quantity}} shares at {{price}}',
+    marginCallToast:
+      'Margin call on {{name}}: restore 20% maintenance by {{deadline}}, or the position is closed at the market',
   },
   orders: {
     tabHolding: 'Holding',
@@ -383,6 +389,11 @@ export const en = {
     cancelledAt: 'Cancelled',
     positionId: 'Position number',
     reason: 'Reason',
+    marginCallWarning:
+      'Margin call: restore 20% by {{deadline}} (Japan time) or the position will be closed at the market',
+    venue: 'Venue',
+    venuePts: 'PTS',
+    venueExchange: 'Exchange',
     notFound: 'This order could not be found.',
     closeTitle: 'Close position',
     closeConfirmTitle: 'Confirm the close',
@@ -498,6 +509,58 @@ export const en = {
     positionsEmpty: 'You hold no positions.',
     positionsTotal: 'Unrealised P&L in total: {{amount}}',
     positionsAll: 'Orders and positions',
+  },
+  reasons: {
+    pts_session_ended: 'Not filled by the end of the PTS session (16:00)',
+    day_trade_close: 'Closed automatically: day trade before the close',
+    margin_call_deadline: 'Closed at the market: margin call not met by the deadline',
+  },
+  pts: {
+    cashNote: 'PTS orders are cash buys; an application not filled by 16:00 fails and its cash is released.',
+    sessionLoading: 'Checking the session…',
+    sessionAlwaysOpen:
+      'Demo mode: the simulated market is always open (the real PTS session is 8:20–16:00 on business days).',
+    sessionOpen: 'The PTS session is open (8:20–16:00 on business days).',
+    sessionClosed: 'The PTS session is closed. It runs 8:20–16:00 on business days.',
+    openBadge: 'Open',
+    closedBadge: 'Closed',
+    stocksTitle: 'Stocks',
+    stocksHint: 'By turnover · tap a stock to apply',
+    notTradable: 'This stock cannot be traded in the demo.',
+    formTitle: 'PTS application',
+    cashBuyOnly: 'Cash buy',
+    submit: 'Apply to buy',
+    hideForm: 'Close',
+    applicationsTitle: 'Applications',
+    applicationsEmpty: 'No PTS applications yet.',
+    loginPrompt: 'Log in to apply on PTS and see your applications.',
+    appliedAt: 'Applied',
+    failedAt: 'Failed',
+    status: {
+      applying: 'Applying',
+      success: 'Success',
+      failed: 'Failed',
+      cancelled: 'Cancelled',
+    },
+  },
+  dayTrade: {
+    loginPrompt: 'Log in to place day trades and see today’s positions.',
+    rulesTitle: 'How day trades work',
+    ruleClose: 'Day-trade margin positions still open are closed automatically at the market from 15:24.',
+    ruleMargin:
+      'Margin rules: at least {{rate}} collateral (up to {{max}}x) and at least {{min}} of collateral in total.',
+    ruleMarginCall:
+      'Below {{rate}} maintenance a margin call is made; if it is not met by 12:00 on the second business day, the position is closed at the market.',
+    orderTitle: 'Day-trade order',
+    ticketNote: 'This order is a day-trade margin order (2x or 3x); long or short.',
+    todayTitle: 'Today’s day trades',
+    openTitle: 'Open',
+    openEmpty: 'No open day-trade positions.',
+    closedTitle: 'Closed today',
+    closedEmpty: 'No day-trade positions closed today.',
+    closedBy: 'Closed by',
+    closedByYou: 'Your close order',
+    collateral: 'Collateral',
   },
 } as const;
 

@@ -48,6 +48,8 @@ export const es = {
     orders: 'Órdenes y posiciones',
     orderDetail: 'Detalle de la orden',
     transactionLog: 'Movimientos',
+    pts: 'PTS (preapertura)',
+    dayTrade: 'Operativa intradía',
   },
   loading: {
     tagline: 'Invertir, explicado con claridad',
@@ -62,6 +64,8 @@ export const es = {
     quickLinks: 'Su cuenta',
     ordersLink: 'Órdenes y posiciones',
     transactionLogLink: 'Movimientos',
+    ptsLink: 'Operar en PTS',
+    dayTradeLink: 'Operativa intradía',
   },
   market: {
     intro: 'Aquí aparecerán las cotizaciones y su lista de seguimiento.',
@@ -335,6 +339,8 @@ export const es = {
     placedToast: 'Orden enviada: n.º {{orderNo}}',
     fillsFrom: 'El mercado está cerrado. Su orden se ejecutará a partir del {{time}}.',
     filledToast: 'Orden ejecutada: {{name}}, {{quantity}} acciones a {{price}}',
+    marginCallToast:
+      'Llamada de margen en {{name}}: recupere el 20 % de mantenimiento antes de {{deadline}} o la posición se cerrará a mercado',
   },
   orders: {
     tabHolding: 'En cartera',
@@ -380,6 +386,11 @@ export const es = {
     cancelledAt: 'Cancelada',
     positionId: 'Número de posición',
     reason: 'Motivo',
+    marginCallWarning:
+      'Llamada de margen: recupere el 20 % antes de {{deadline}} (hora de Japón) o la posición se cerrará a mercado',
+    venue: 'Mercado',
+    venuePts: 'PTS',
+    venueExchange: 'Bolsa',
     notFound: 'No se encontró esta orden.',
     closeTitle: 'Cerrar la posición',
     closeConfirmTitle: 'Confirme el cierre',
@@ -496,5 +507,59 @@ export const es = {
     positionsEmpty: 'No tiene posiciones.',
     positionsTotal: 'Pérdidas y ganancias no realizadas en total: {{amount}}',
     positionsAll: 'Órdenes y posiciones',
+  },
+  reasons: {
+    pts_session_ended: 'No se ejecutó antes del cierre de la sesión PTS (16:00)',
+    day_trade_close: 'Cerrada automáticamente: operación intradía antes del cierre',
+    margin_call_deadline: 'Cerrada a mercado: la llamada de margen no se cubrió a tiempo',
+  },
+  pts: {
+    cashNote:
+      'Las órdenes PTS son compras al contado; una solicitud no ejecutada antes de las 16:00 fracasa y se libera su efectivo.',
+    sessionLoading: 'Comprobando la sesión…',
+    sessionAlwaysOpen:
+      'Modo demo: el mercado simulado está siempre abierto (la sesión PTS real es de 8:20 a 16:00 en días hábiles).',
+    sessionOpen: 'La sesión PTS está abierta (8:20–16:00 en días hábiles).',
+    sessionClosed: 'La sesión PTS está cerrada. Funciona de 8:20 a 16:00 en días hábiles.',
+    openBadge: 'Abierta',
+    closedBadge: 'Cerrada',
+    stocksTitle: 'Valores',
+    stocksHint: 'Por volumen negociado · toque un valor para solicitar',
+    notTradable: 'Este valor no se puede negociar en la demo.',
+    formTitle: 'Solicitud PTS',
+    cashBuyOnly: 'Compra al contado',
+    submit: 'Solicitar compra',
+    hideForm: 'Cerrar',
+    applicationsTitle: 'Solicitudes',
+    applicationsEmpty: 'Aún no hay solicitudes PTS.',
+    loginPrompt: 'Inicie sesión para solicitar en PTS y ver sus solicitudes.',
+    appliedAt: 'Solicitada',
+    failedAt: 'Fallida',
+    status: {
+      applying: 'En solicitud',
+      success: 'Ejecutada',
+      failed: 'Fallida',
+      cancelled: 'Cancelada',
+    },
+  },
+  dayTrade: {
+    loginPrompt: 'Inicie sesión para operar intradía y ver las posiciones de hoy.',
+    rulesTitle: 'Cómo funciona la operativa intradía',
+    ruleClose:
+      'Las posiciones intradía con margen aún abiertas se cierran automáticamente a mercado a partir de las 15:24.',
+    ruleMargin:
+      'Reglas de margen: al menos un {{rate}} de garantía (hasta {{max}}x) y al menos {{min}} de garantía en total.',
+    ruleMarginCall:
+      'Por debajo de un {{rate}} de mantenimiento hay llamada de margen; si no se cubre antes de las 12:00 del segundo día hábil, la posición se cierra a mercado.',
+    orderTitle: 'Orden intradía',
+    ticketNote: 'Esta orden es intradía con margen (2x o 3x), al alza o a la baja.',
+    todayTitle: 'Operaciones intradía de hoy',
+    openTitle: 'Abiertas',
+    openEmpty: 'No hay posiciones intradía abiertas.',
+    closedTitle: 'Cerradas hoy',
+    closedEmpty: 'Hoy no se ha cerrado ninguna posición intradía.',
+    closedBy: 'Cerrada por',
+    closedByYou: 'Su orden de cierre',
+    collateral: 'Garantía',
   },
 } as const satisfies UiMessages;

@@ -48,6 +48,8 @@ export const fr = {
     orders: 'Ordres et positions',
     orderDetail: 'Détail de l’ordre',
     transactionLog: 'Historique des opérations',
+    pts: 'PTS (pré-ouverture)',
+    dayTrade: 'Day trading',
   },
   loading: {
     tagline: "L'investissement, expliqué simplement",
@@ -62,6 +64,8 @@ export const fr = {
     quickLinks: 'Votre compte',
     ordersLink: 'Ordres et positions',
     transactionLogLink: 'Historique des opérations',
+    ptsLink: 'Négocier sur PTS',
+    dayTradeLink: 'Day trading',
   },
   market: {
     intro: 'Les cours et votre liste de suivi apparaîtront ici.',
@@ -337,6 +341,8 @@ export const fr = {
     placedToast: 'Ordre transmis : n° {{orderNo}}',
     fillsFrom: 'Le marché est fermé. Votre ordre sera exécuté à partir du {{time}}.',
     filledToast: 'Ordre exécuté : {{name}}, {{quantity}} actions à {{price}}',
+    marginCallToast:
+      'Appel de marge sur {{name}} : rétablissez 20 % de marge de maintenance avant {{deadline}}, sinon la position sera clôturée au marché',
   },
   orders: {
     tabHolding: 'En portefeuille',
@@ -382,6 +388,11 @@ export const fr = {
     cancelledAt: 'Annulé le',
     positionId: 'Numéro de position',
     reason: 'Motif',
+    marginCallWarning:
+      'Appel de marge : rétablissez 20 % avant {{deadline}} (heure du Japon), sinon la position sera clôturée au marché',
+    venue: 'Marché',
+    venuePts: 'PTS',
+    venueExchange: 'Bourse',
     notFound: 'Cet ordre est introuvable.',
     closeTitle: 'Clôturer la position',
     closeConfirmTitle: 'Confirmez la clôture',
@@ -500,5 +511,59 @@ export const fr = {
     positionsEmpty: 'Vous n’avez aucune position.',
     positionsTotal: 'Plus-values ou moins-values latentes au total : {{amount}}',
     positionsAll: 'Ordres et positions',
+  },
+  reasons: {
+    pts_session_ended: 'Non exécuté avant la fin de la séance PTS (16 h 00)',
+    day_trade_close: 'Clôturée automatiquement : day trading avant la clôture',
+    margin_call_deadline: 'Clôturée au marché : appel de marge non couvert avant l’échéance',
+  },
+  pts: {
+    cashNote:
+      'Les ordres PTS sont des achats au comptant ; une demande non exécutée à 16 h 00 échoue et ses fonds sont libérés.',
+    sessionLoading: 'Vérification de la séance…',
+    sessionAlwaysOpen:
+      'Mode démo : le marché simulé est toujours ouvert (la vraie séance PTS va de 8 h 20 à 16 h 00 les jours ouvrés).',
+    sessionOpen: 'La séance PTS est ouverte (8 h 20–16 h 00 les jours ouvrés).',
+    sessionClosed: 'La séance PTS est fermée. Elle a lieu de 8 h 20 à 16 h 00 les jours ouvrés.',
+    openBadge: 'Ouverte',
+    closedBadge: 'Fermée',
+    stocksTitle: 'Valeurs',
+    stocksHint: 'Par montant échangé · touchez une valeur pour demander',
+    notTradable: 'Cette valeur ne peut pas être négociée dans la démo.',
+    formTitle: 'Demande PTS',
+    cashBuyOnly: 'Achat au comptant',
+    submit: 'Demander l’achat',
+    hideForm: 'Fermer',
+    applicationsTitle: 'Demandes',
+    applicationsEmpty: 'Aucune demande PTS pour l’instant.',
+    loginPrompt: 'Connectez-vous pour faire une demande sur PTS et voir vos demandes.',
+    appliedAt: 'Demandée',
+    failedAt: 'Échouée',
+    status: {
+      applying: 'En cours',
+      success: 'Exécutée',
+      failed: 'Échouée',
+      cancelled: 'Annulée',
+    },
+  },
+  dayTrade: {
+    loginPrompt: 'Connectez-vous pour faire du day trading et voir les positions du jour.',
+    rulesTitle: 'Fonctionnement du day trading',
+    ruleClose:
+      'Les positions de day trading sur marge encore ouvertes sont clôturées automatiquement au marché à partir de 15 h 24.',
+    ruleMargin:
+      'Règles de marge : au moins {{rate}} de garantie (jusqu’à {{max}}x) et au moins {{min}} de garantie au total.',
+    ruleMarginCall:
+      'Sous {{rate}} de marge de maintenance, un appel de marge est émis ; s’il n’est pas couvert avant 12 h 00 le deuxième jour ouvré, la position est clôturée au marché.',
+    orderTitle: 'Ordre de day trading',
+    ticketNote: 'Cet ordre est un ordre de day trading sur marge (2x ou 3x), à la hausse ou à la baisse.',
+    todayTitle: 'Day trading du jour',
+    openTitle: 'Ouvertes',
+    openEmpty: 'Aucune position de day trading ouverte.',
+    closedTitle: 'Clôturées aujourd’hui',
+    closedEmpty: 'Aucune position de day trading clôturée aujourd’hui.',
+    closedBy: 'Clôturée par',
+    closedByYou: 'Votre ordre de clôture',
+    collateral: 'Garantie',
   },
 } as const satisfies UiMessages;

@@ -79,11 +79,14 @@ export function StockList({
   sortable = false,
   label,
   testId,
+  onPick,
 }: {
   rows: readonly TStockRow[];
   sortable?: boolean;
   label: string;
   testId?: string;
+  /** Tapping a row calls this instead of opening the stock's detail page (e.g. the PTS application form). */
+  onPick?: (row: TStockRow) => void;
 }) {
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
@@ -132,21 +135,30 @@ export function StockList({
       </div>
       <ul className="stock-list__rows" aria-label={label} ref={ref}>
         {shown.map((row) => (
-          <StockRowItem key={row.code} row={row} locale={locale} />
+          <StockRowItem key={row.code} row={row} locale={locale} onPick={onPick} />
         ))}
       </ul>
     </div>
   );
 }
 
-const StockRowItem = memo(function StockRowItem({ row, locale }: { row: TStockRow; locale: Locale }) {
+const StockRowItem = memo(function StockRowItem({
+  row,
+  locale,
+  onPick,
+}: {
+  row: TStockRow;
+  locale: Locale;
+  onPick: ((row: TStockRow) => void) | undefined;
+}) {
   const stale = useIsStale(row.quote.time);
   const decimals = priceDecimalsOf(row.price_decimals);
   const cls = changeClass(row.quote.change);
   const href = stockDetailUrl(row.code);
   const open = (event: MouseEvent) => {
     event.preventDefault();
-    navigateTo(href);
+    if (onPick === undefined) navigateTo(href);
+    else onPick(row);
   };
   return (
     <li className={`stock-row${stale ? ' quote--stale' : ''}`} data-code={row.code} data-testid="stock-row">

@@ -24,6 +24,10 @@ export const PAGE_PATHS = {
   orders: '/subPackages/order/order',
   orderDetail: '/subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail',
   transactionLog: '/subPackages/transactionLog/transactionLog',
+  /** The PTS (pre-market) trade screen: stock list and application list (no route in the spec; ours). */
+  pts: '/subPackages/index/pts/pts',
+  /** The day (spot) trade screen of specification §2: day-trade margin. */
+  dayTrade: '/subPackages/index/rinei/index',
 } as const;
 
 /** The stock detail page of a code. */

@@ -19,11 +19,13 @@ import { userInfoKeys } from '../session/user-info-query';
  */
 export type OrdersFilter = 'pending' | 'done' | 'all';
 export type PositionsFilter = 'holding' | 'closed';
+export type VenueFilter = 'exchange' | 'pts' | 'all';
 
 export const tradingKeys = {
   rules: () => ['trade', 'rules'] as const,
   orders: () => ['trade', 'orders'] as const,
-  orderList: (userId: number | null, status: OrdersFilter) => ['trade', 'orders', userId, status] as const,
+  orderList: (userId: number | null, status: OrdersFilter, venue: VenueFilter = 'all') =>
+    ['trade', 'orders', userId, status, venue] as const,
   order: (userId: number | null, orderNo: string) => ['trade', 'order', userId, orderNo] as const,
   positions: () => ['trade', 'positions'] as const,
   positionList: (userId: number | null, status: PositionsFilter) =>
@@ -44,10 +46,15 @@ export function rulesQuery() {
   });
 }
 
-export function ordersQuery(userId: number | null, token: string | null, status: OrdersFilter) {
+export function ordersQuery(
+  userId: number | null,
+  token: string | null,
+  status: OrdersFilter,
+  venue: VenueFilter = 'all',
+) {
   return queryOptions({
-    queryKey: tradingKeys.orderList(userId, status),
-    queryFn: () => api.request({ path: '/trade/orders', query: { status }, schema: ZOrders }),
+    queryKey: tradingKeys.orderList(userId, status, venue),
+    queryFn: () => api.request({ path: '/trade/orders', query: { status, venue }, schema: ZOrders }),
     enabled: token !== null,
     staleTime: 5_000,
   });

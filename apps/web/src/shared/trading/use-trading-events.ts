@@ -2,11 +2,12 @@ import { localeOf, ZOrder, type TUserEvent } from '@kabuto/contract';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import { queryClient } from '../api/query-client';
+import { formatDateTime } from '../format/format';
 import { formatPriceAuto } from '../format/price';
 import { i18n } from '../i18n/i18n';
 import { subscribeUserEvents } from '../realtime/realtime';
 import { sessionStore, useSession } from '../session/session';
-import { showSuccess } from '../ui/toast';
+import { showSuccess, showToast } from '../ui/toast';
 import { invalidateTrading } from './trading-api';
 
 /** The user events of trading; each one changes orders, positions, the ledger and the account figures. */
@@ -16,6 +17,11 @@ export const TRADING_EVENT_KINDS = [
   'order.cancelled',
   'order.rejected',
   'position.closed',
+  // Closes by rule and margin calls: positions, the ledger and the account figures change.
+  'position.day_trade_closed',
+  'position.forced_close',
+  'margin.call',
+  'margin.call_met',
 ] as const;
 
 function isTradingEvent(kind: string): boolean {
@@ -61,7 +67,24 @@ async function toastFill(event: TUserEvent) {
   );
 }
 
-/** While logged in: refreshes the trading queries on every trading event and toasts fills. */
+/** A margin call: which position, and the deadline (Japan time) to restore the maintenance ratio. */
+function toastMarginCall(event: TUserEvent) {
+  const d = event.data;
+  const locale = localeOf(sessionStore.getState().lang);
+  const deadline = str(d['deadline']);
+  showToast(
+    i18n.t('trading.marginCallToast', {
+      name: str(d['name']) ?? str(d['code']) ?? '',
+      deadline: deadline === null ? '—' : formatDateTime(deadline, locale),
+    }),
+    6000,
+  );
+}
+
+/**
+ * While logged in: refreshes the trading queries (orders, positions, ledger, account) on every trading,
+ * position and margin event, toasts fills and warns of margin calls.
+ */
 export function useTradingEvents(): void {
   const token = useSession((s) => s.token);
   useEffect(() => {
@@ -69,6 +92,7 @@ export function useTradingEvents(): void {
     return subscribeUserEvents((event) => {
       if (!isTradingEvent(event.kind)) return;
       void invalidateTrading(queryClient);
+      if (event.kind === 'margin.call') toastMarginCall(event);
       if (event.kind === 'order.filled') {
         toastFill(event).catch(() => {
           // The fill is visible in the refreshed lists even without the toast.

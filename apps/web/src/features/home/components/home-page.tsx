@@ -29,7 +29,7 @@ export function HomePage() {
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
-      {loggedIn && <QuickLinks />}
+      <QuickLinks loggedIn={loggedIn} />
       <SimulatedBadge />
       <IndexCards />
       <HotStocks />
@@ -70,11 +70,18 @@ function HotStocks() {
   );
 }
 
-function QuickLinks() {
+/** The account links (logged in) and the trade screens (PTS, day trade) for everyone. */
+function QuickLinks({ loggedIn }: { loggedIn: boolean }) {
   const { t } = useTranslation();
   const links: [string, string][] = [
-    [ordersUrl(), t('home.ordersLink')],
-    [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
+    ...(loggedIn
+      ? ([
+          [ordersUrl(), t('home.ordersLink')],
+          [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
+        ] as [string, string][])
+      : []),
+    [PAGE_PATHS.pts, t('home.ptsLink')],
+    [PAGE_PATHS.dayTrade, t('home.dayTradeLink')],
   ];
   return (
     <nav className="quick-links" aria-label={t('home.quickLinks')}>

@@ -6,12 +6,13 @@ import { useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
 import { useSession } from '@/shared/session/session';
+import { orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
 import { orderQuery } from '@/shared/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
-import { directionLabel, leverageLabel, orderKindLabel, priceTypeLabel, statusLabel } from '../labels';
+import { directionLabel, leverageLabel, orderKindLabel, priceTypeLabel } from '../labels';
 
 /** /subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail?order_no=: every field of one order. */
 export function OrderDetailPage() {
@@ -40,8 +41,9 @@ function OrderDetail() {
   const time = (v: string | null) => (v === null ? '—' : formatDateTime(v, locale));
   const rows: [string, string, string][] = [
     ['order-no', t('orders.orderNo'), order.order_no],
-    ['status', t('orders.statusLabel'), statusLabel(t, order.status)],
+    ['status', t('orders.statusLabel'), orderStatusLabel(t, order)],
     ['stock', t('trading.stock'), `${order.name} (${order.code})`],
+    ['venue', t('orders.venue'), t(order.venue === 'pts' ? 'orders.venuePts' : 'orders.venueExchange')],
     ['kind', t('orders.kind'), orderKindLabel(t, order)],
     ['side', t('orders.side'), t(order.side === 'buy' ? 'orders.sideBuy' : 'orders.sideSell')],
     ['direction', t('trading.direction'), directionLabel(t, order.direction)],
@@ -73,7 +75,8 @@ function OrderDetail() {
   ];
   if (order.fills_from !== null) rows.push(['fills-from', t('orders.fillsFrom'), time(order.fills_from)]);
   if (order.position_id !== null) rows.push(['position', t('orders.positionId'), String(order.position_id)]);
-  if (order.reason !== null) rows.push(['reason', t('orders.reason'), order.reason]);
+  const reason = reasonLabel(t, order.reason);
+  if (reason !== null) rows.push(['reason', t('orders.reason'), reason]);
 
   return (
     <section className="order-detail" aria-label={t('titles.orderDetail')}>

@@ -10,19 +10,13 @@ import { orderDetailUrl, type OrdersTab } from '@/shared/navigation/routes';
 import { useLiveQuotes } from '@/shared/realtime/use-live-quotes';
 import { useSession } from '@/shared/session/session';
 import { isMargin, positionFigures } from '@/shared/trading/order-figures';
+import { closeReasons, orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
 import { ordersQuery, positionsQuery } from '@/shared/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
-import {
-  directionLabel,
-  leverageLabel,
-  orderKindLabel,
-  plClass,
-  priceTypeLabel,
-  statusLabel,
-} from '../labels';
+import { directionLabel, leverageLabel, orderKindLabel, plClass, priceTypeLabel } from '../labels';
 import { ClosePositionSheet } from './close-position-sheet';
 import { useState } from 'react';
 
@@ -89,6 +83,13 @@ function useOpeningOrders(): ReadonlyMap<number, string> {
     }
   }
   return map;
+}
+
+/** Why each position closed by rule (day trade before the close, margin call deadline), by position id. */
+function useCloseReasons(): ReadonlyMap<number, string> {
+  const { token, userId } = useIds();
+  const { data } = useQuery(ordersQuery(userId, token, 'all'));
+  return closeReasons(data ?? []);
 }
 
 function openOrder(orderNo: string | undefined) {
@@ -237,6 +238,13 @@ function HoldingCard({
           )}
         </dl>
       </button>
+      {position.margin_call_deadline !== null && (
+        <p className="margin-call-alert" role="alert" data-testid="margin-call-alert">
+          {t('orders.marginCallWarning', {
+            deadline: formatDateTime(position.margin_call_deadline, locale),
+          })}
+        </p>
+      )}
       <div className="trade-card__actions">
         <Button size="small" color="primary" disabled={available <= 0} onClick={onClose}>
           {t('orders.close')}
@@ -251,6 +259,7 @@ function ClosedList() {
   const { token, userId, locale } = useIds();
   const { data, isPending } = useQuery(positionsQuery(userId, token, 'closed'));
   const openings = useOpeningOrders();
+  const reasons = useCloseReasons();
   if (isPending) return <PageLoading />;
   if (data === undefined || data.length === 0) return <EmptyState description={t('orders.closedEmpty')} />;
   return (
@@ -295,6 +304,11 @@ function ClosedList() {
                 testId="closed-pl"
               />
             </dl>
+            {reasons.has(position.id) && (
+              <p className="trade-card__reason" data-testid="closed-reason">
+                {reasonLabel(t, reasons.get(position.id) ?? null)}
+              </p>
+            )}
           </button>
         </li>
       ))}
@@ -342,7 +356,7 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
         />
         <dl className="trade-card__grid">
           <Row label={t('orders.orderNo')} value={order.order_no} testId="pending-order-no" />
-          <Row label={t('orders.statusLabel')} value={statusLabel(t, order.status)} />
+          <Row label={t('orders.statusLabel')} value={orderStatusLabel(t, order)} />
           <Row label={t('trading.priceType')} value={priceTypeLabel(t, order.price_type)} />
           <Row
             label={t('trading.price')}
@@ -357,6 +371,11 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
             <Row label={t('orders.fillsFrom')} value={formatDateTime(order.fills_from, locale)} />
           )}
         </dl>
+        {order.reason !== null && (
+          <p className="trade-card__reason" data-testid="pending-reason">
+            {reasonLabel(t, order.reason)}
+          </p>
+        )}
       </button>
       <div className="trade-card__actions">
         <Button size="small" color="danger" fill="outline" loading={busy} disabled={busy} onClick={onCancel}>

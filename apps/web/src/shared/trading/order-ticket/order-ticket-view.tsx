@@ -72,6 +72,7 @@ export function OrderTicketForm({
   className,
   header,
   footer,
+  submitLabel,
 }: {
   ticket: OrderTicket;
   variant: TicketVariant;
@@ -79,9 +80,14 @@ export function OrderTicketForm({
   className: string;
   header?: ReactNode;
   footer?: ReactNode;
+  /** The submit button's text (default: open long / open short). */
+  submitLabel?: string;
 }) {
   const { t } = useTranslation();
   const { direction, busy } = ticket;
+  const venueClosed =
+    ticket.status !== undefined &&
+    (ticket.venue === 'pts' ? !ticket.status.pts_open : !ticket.status.continuous);
   return (
     <form
       className={className}
@@ -100,7 +106,7 @@ export function OrderTicketForm({
           {t('trading.insufficientHint')}
         </p>
       )}
-      {ticket.status !== undefined && !ticket.status.continuous && (
+      {venueClosed && (
         <p className="order-form__note" role="note">
           {t('trading.sessionClosedNote')}
         </p>
@@ -113,7 +119,7 @@ export function OrderTicketForm({
         loading={busy}
         disabled={busy}
       >
-        {t(direction === 'long' ? 'trading.submitLong' : 'trading.submitShort')}
+        {submitLabel ?? t(direction === 'long' ? 'trading.submitLong' : 'trading.submitShort')}
       </Button>
       {footer}
     </form>
@@ -122,23 +128,30 @@ export function OrderTicketForm({
 
 const prefixOf = (variant: TicketVariant) => (variant === 'full' ? '' : 'ai-');
 
-/** Direction, price type, limit price or market note, quantity, leverage and the margin notes. */
+/**
+ * Direction, price type, limit price or market note, quantity, leverage and the margin notes. Fields the
+ * caller fixed (ticket.fixed) have no control; the leverage control offers ticket.leverages.
+ */
 export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; variant: TicketVariant }) {
   const { t } = useTranslation();
   const { stock, quote, direction, margin, price, money } = ticket;
   const p = prefixOf(variant);
+  const leverageLabel = (n: Leverage) =>
+    n === 1 ? t('trading.leverage1') : t('trading.leverageN', { leverage: n });
   return (
     <>
-      <Segmented
-        label={t('trading.direction')}
-        value={direction}
-        onChange={ticket.setDirection}
-        testId={`${p}order-direction`}
-        options={[
-          { value: 'long', label: t('trading.long'), className: 'segmented__item--long' },
-          { value: 'short', label: t('trading.short'), className: 'segmented__item--short' },
-        ]}
-      />
+      {ticket.fixed.direction === undefined && (
+        <Segmented
+          label={t('trading.direction')}
+          value={direction}
+          onChange={ticket.setDirection}
+          testId={`${p}order-direction`}
+          options={[
+            { value: 'long', label: t('trading.long'), className: 'segmented__item--long' },
+            { value: 'short', label: t('trading.short'), className: 'segmented__item--short' },
+          ]}
+        />
+      )}
       {direction === 'short' && (
         <p className="order-form__note" role="note">
           {t('trading.shortIsMargin')}
@@ -192,18 +205,16 @@ export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; va
         hint={t('trading.lotHint')}
         testId={`${p}order-quantity`}
       />
-      <Segmented<Leverage>
-        label={t('trading.leverage')}
-        value={ticket.leverage}
-        onChange={ticket.setLeverage}
-        testId={`${p}order-leverage`}
-        options={[
-          { value: 1, label: t('trading.leverage1') },
-          { value: 2, label: t('trading.leverageN', { leverage: 2 }) },
-          { value: 3, label: t('trading.leverageN', { leverage: 3 }) },
-        ]}
-      />
-      {margin && variant === 'full' && (
+      {ticket.fixed.leverage === undefined && (
+        <Segmented<Leverage>
+          label={t('trading.leverage')}
+          value={ticket.leverage}
+          onChange={ticket.setLeverage}
+          testId={`${p}order-leverage`}
+          options={ticket.leverages.map((n) => ({ value: n, label: leverageLabel(n) }))}
+        />
+      )}
+      {margin && variant === 'full' && ticket.fixed.dayTrade === undefined && (
         <>
           <div className="order-form__switch">
             <span id="day-trade-label">{t('trading.dayTrade')}</span>

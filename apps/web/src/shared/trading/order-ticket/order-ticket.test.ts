@@ -89,6 +89,19 @@ describe('order ticket request and confirm rows', () => {
     });
   });
 
+  it('sends the venue only for a PTS application', () => {
+    expect(placeOrderBody('7203', cashMarket, 'pts')).toEqual({
+      venue: 'pts',
+      code: '7203',
+      direction: 'long',
+      price_type: 'market',
+      quantity: 200,
+      leverage: 1,
+      day_trade: false,
+    });
+    expect(placeOrderBody('7203', cashMarket, 'exchange')).not.toHaveProperty('venue');
+  });
+
   it('lists the order for the confirm dialog', () => {
     const t = ((key: string, params?: Record<string, unknown>) =>
       params === undefined ? key : `${key}${JSON.stringify(params)}`) as unknown as TFunction;

@@ -98,9 +98,27 @@ export function isMarginTicket(order: Pick<TicketOrder, 'direction' | 'leverage'
   return order.direction === 'short' || order.leverage > 1;
 }
 
-/** The POST /api/trade/placeOrder body; a day trade only applies to a margin order. */
-export function placeOrderBody(code: string, order: TicketOrder): TPlaceOrderRequest {
+/** Where an order goes: the exchange, or the PTS session (cash buys as applications). */
+export type Venue = 'exchange' | 'pts';
+
+/** Fields a caller fixes on a ticket; a fixed field's control is hidden. */
+export interface TicketFixed {
+  direction?: Direction;
+  leverage?: Leverage;
+  dayTrade?: boolean;
+}
+
+/**
+ * The POST /api/trade/placeOrder body; a day trade only applies to a margin order. The venue is sent
+ * only for PTS (the exchange is the default).
+ */
+export function placeOrderBody(
+  code: string,
+  order: TicketOrder,
+  venue: Venue = 'exchange',
+): TPlaceOrderRequest {
   return {
+    ...(venue === 'pts' ? { venue } : {}),
     code,
     direction: order.direction,
     price_type: order.priceType,

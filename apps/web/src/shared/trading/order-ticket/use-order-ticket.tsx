@@ -16,6 +16,7 @@ import { showSuccess } from '@/shared/ui/toast';
 import { createIdempotentAction, sendWithRetry } from '../idempotent';
 import { orderFigures, type Direction, type PriceType } from '../order-figures';
 import { inputToPrice, inputToQuantity, priceToInput } from '../price-input';
+import { reasonLabel } from '../order-labels';
 import { invalidateTrading, placeOrder } from '../trading-api';
 import {
   confirmRows,
@@ -26,8 +27,10 @@ import {
   steppedPriceText,
   steppedQuantity,
   type Leverage,
+  type TicketFixed,
   type TicketIssue,
   type TicketStock,
+  type Venue,
 } from './order-ticket';
 import { OrderConfirmList } from './order-ticket-view';
 
@@ -43,24 +46,38 @@ export function useOrderTicket({
   quote,
   rules,
   confirmNotes,
+  venue = 'exchange',
+  fixed = {},
+  leverages = [1, 2, 3],
+  defaultLeverage,
 }: {
   stock: TicketStock;
   quote: TQuote;
   rules: TTradingRules;
   /** Shown in the confirm dialog under the order's rows. */
   confirmNotes?: ReactNode;
+  /** 'pts': a PTS application (the caller fixes direction long and leverage 1). */
+  venue?: Venue;
+  /** Fields the caller fixes; their controls are hidden. */
+  fixed?: TicketFixed;
+  /** The leverages offered (all three unless the caller narrows them). */
+  leverages?: readonly Leverage[];
+  defaultLeverage?: Leverage;
 }) {
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
   const { userInfo } = useUserInfo();
   const status = useQuery(marketStatusQuery()).data;
   const stale = useIsStale(quote.time);
-  const [direction, setDirection] = useState<Direction>('long');
+  const [directionState, setDirection] = useState<Direction>('long');
   const [priceType, setPriceType] = useState<PriceType>('market');
   const [priceText, setPriceText] = useState('');
   const [quantityText, setQuantityText] = useState(String(LOT_SIZE));
-  const [leverage, setLeverage] = useState<Leverage>(1);
-  const [dayTrade, setDayTrade] = useState(false);
+  const [leverageState, setLeverage] = useState<Leverage>(defaultLeverage ?? leverages[0] ?? 1);
+  const [dayTradeState, setDayTrade] = useState(false);
+  const direction = fixed.direction ?? directionState;
+  const leverage = fixed.leverage ?? leverageState;
+  const dayTrade = fixed.dayTrade ?? dayTradeState;
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -103,7 +120,7 @@ export function useOrderTicket({
     if (order.status === 'rejected') {
       await Dialog.alert({
         title: t('orders.status.rejected'),
-        content: `${t('orders.orderNo')}: ${order.order_no}${order.reason === null ? '' : ` · ${order.reason}`}`,
+        content: `${t('orders.orderNo')}: ${order.order_no}${order.reason === null ? '' : ` · ${reasonLabel(t, order.reason) ?? ''}`}`,
         confirmText: t('common.ok'),
       });
       return;
@@ -141,7 +158,7 @@ export function useOrderTicket({
     setBusy(true);
     setServerErrors({});
     try {
-      const placed = await sendWithRetry(action, placeOrderBody(stock.code, order), askRetry);
+      const placed = await sendWithRetry(action, placeOrderBody(stock.code, order, venue), askRetry);
       if (placed !== null) await afterPlaced(placed);
     } catch (error) {
       const issues: Record<string, string> = {};
@@ -184,6 +201,9 @@ export function useOrderTicket({
     },
     leverage,
     setLeverage,
+    leverages,
+    fixed,
+    venue,
     dayTrade,
     setDayTrade,
     /** Another stock was picked: a limit price belongs to one stock, so it starts again at that one's last. */

@@ -1,0 +1,289 @@
+import {
+  localeOf,
+  MARGIN_RULES,
+  sen,
+  type TPosition,
+  type TStockRow,
+  type TTradingRules,
+} from '@kabuto/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { formatPriceAuto, formatShares } from '@/shared/format/price';
+import { marketListQuery } from '@/shared/market/market-api';
+import { SimulatedBadge } from '@/shared/market/simulated-badge';
+import { useViewer } from '@/shared/market/viewer';
+import { useQuoteStream } from '@/shared/realtime/realtime';
+import { useSession } from '@/shared/session/session';
+import { useUserInfo } from '@/shared/session/user-info-query';
+import { FeeScheduleNote, OrderTicketForm } from '@/shared/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
+import {
+  closeReasons,
+  closedDayTradesToday,
+  holdingDayTrades,
+  reasonLabel,
+} from '@/shared/trading/order-labels';
+import { ordersQuery, positionsQuery, rulesQuery } from '@/shared/trading/trading-api';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { LoginPrompt } from '@/shared/ui/login-prompt';
+import { PageLoading } from '@/shared/ui/page-loading';
+
+/**
+ * /subPackages/index/rinei/index (specification §2, the day/spot trade screen): day-trade margin. The
+ * rule in plain words, an order ticket with the day trade fixed on (leverage 2x or 3x, long or short),
+ * today's open day-trade positions and the ones closed today, each with how it was closed.
+ */
+const PICKER_LIMIT = 10;
+
+export function DayTradePage() {
+  const { t } = useTranslation();
+  const { loggedIn } = useUserInfo();
+  return (
+    <div className="venue-page">
+      <Rules />
+      <SimulatedBadge />
+      {loggedIn ? (
+        <>
+          <DayTradeOrder />
+          <TodayPositions />
+        </>
+      ) : (
+        <LoginPrompt message={t('dayTrade.loginPrompt')} />
+      )}
+    </div>
+  );
+}
+
+function Rules() {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const rules = useQuery(rulesQuery()).data;
+  const initial = (rules?.initial_margin_bp ?? MARGIN_RULES.initialMarginBp) / 100;
+  const maintenance = (rules?.maintenance_bp ?? MARGIN_RULES.maintenanceBp) / 100;
+  const min = rules?.min_collateral ?? MARGIN_RULES.minCollateralYen * 100;
+  return (
+    <section
+      className="notice-card"
+      role="note"
+      aria-labelledby="day-trade-rules-title"
+      data-testid="day-trade-rules"
+    >
+      <h2 id="day-trade-rules-title">{t('dayTrade.rulesTitle')}</h2>
+      <ul className="venue-page__rules">
+        <li>{t('dayTrade.ruleClose')}</li>
+        <li>
+          {t('dayTrade.ruleMargin', {
+            rate: `${String(initial)}%`,
+            max: String(rules?.max_leverage ?? MARGIN_RULES.maxLeverage),
+            min: formatMoney(sen(min), locale),
+          })}
+        </li>
+        <li>{t('dayTrade.ruleMarginCall', { rate: `${String(maintenance)}%` })}</li>
+      </ul>
+    </section>
+  );
+}
+
+function DayTradeOrder() {
+  const { t } = useTranslation();
+  const viewer = useViewer();
+  const { data, isPending } = useQuery(marketListQuery(viewer, { sort: 'price', limit: PICKER_LIMIT }));
+  const rules = useQuery(rulesQuery()).data;
+  const rows = useMemo(() => (data?.items ?? []).filter((r) => r.tradable), [data]);
+  useQuoteStream(useMemo(() => rows.map((r) => r.code), [rows]));
+  const [pickedCode, setCode] = useState('');
+  const stock = rows.find((r) => r.code === pickedCode) ?? rows[0];
+  return (
+    <section className="home-section" aria-labelledby="day-trade-order-title">
+      <div className="home-section__head">
+        <h2 id="day-trade-order-title" className="home-section__title">
+          {t('dayTrade.orderTitle')}
+        </h2>
+      </div>
+      <FeeScheduleNote rules={rules} testId="day-trade-fee-schedule" />
+      {isPending || rules === undefined ? (
+        <PageLoading />
+      ) : stock === undefined ? (
+        <EmptyState description={t('aiTrade.noTradable')} />
+      ) : (
+        <DayTradeTicket rows={rows} stock={stock} rules={rules} onPick={setCode} />
+      )}
+    </section>
+  );
+}
+
+function DayTradeTicket({
+  rows,
+  stock,
+  rules,
+  onPick,
+}: {
+  rows: readonly TStockRow[];
+  stock: TStockRow;
+  rules: TTradingRules;
+  onPick: (code: string) => void;
+}) {
+  const { t } = useTranslation();
+  const pickerId = useId();
+  const ticket = useOrderTicket({
+    stock,
+    quote: stock.quote,
+    rules,
+    fixed: { dayTrade: true },
+    leverages: [2, 3],
+    defaultLeverage: 3,
+    confirmNotes: <p className="venue-confirm__note">{t('dayTrade.ruleClose')}</p>,
+  });
+  return (
+    <OrderTicketForm
+      ticket={ticket}
+      variant="compact"
+      label={t('dayTrade.orderTitle')}
+      className="order-form venue-order"
+      header={
+        <div className="venue-order__picker">
+          <label className="stepper-field__label" htmlFor={pickerId}>
+            {t('trading.stock')}
+          </label>
+          <select
+            id={pickerId}
+            className="venue-select"
+            value={stock.code}
+            data-testid="day-trade-stock"
+            onChange={(event) => {
+              const code = event.target.value;
+              onPick(code);
+              ticket.restartFor(rows.find((r) => r.code === code)?.quote.last);
+            }}
+          >
+            {rows.map((row) => (
+              <option key={row.code} value={row.code}>
+                {`${row.name} (${row.code})`}
+              </option>
+            ))}
+          </select>
+          <p className="stepper-field__hint" data-testid="day-trade-last">
+            {t('aiTrade.lastPrice', { price: ticket.price(stock.quote.last) })}
+          </p>
+        </div>
+      }
+      footer={
+        <p className="order-form__note" role="note">
+          {t('dayTrade.ticketNote')}
+        </p>
+      }
+    />
+  );
+}
+
+function TodayPositions() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => (s.token === null ? null : s.userId));
+  const holding = useQuery(positionsQuery(userId, token, 'holding'));
+  const closed = useQuery(positionsQuery(userId, token, 'closed'));
+  const done = useQuery(ordersQuery(userId, token, 'done'));
+  const open = useMemo(() => holdingDayTrades(holding.data ?? []), [holding.data]);
+  const closedToday = useMemo(() => closedDayTradesToday(closed.data ?? [], new Date()), [closed.data]);
+  const reasons = useMemo(() => closeReasons(done.data ?? []), [done.data]);
+  return (
+    <section className="home-section" aria-labelledby="day-trade-today-title">
+      <div className="home-section__head">
+        <h2 id="day-trade-today-title" className="home-section__title">
+          {t('dayTrade.todayTitle')}
+        </h2>
+      </div>
+      <h3 className="venue-page__subtitle">{t('dayTrade.openTitle')}</h3>
+      {holding.isPending ? (
+        <PageLoading />
+      ) : open.length === 0 ? (
+        <EmptyState description={t('dayTrade.openEmpty')} />
+      ) : (
+        <ul className="trade-cards" data-testid="day-trade-open" aria-label={t('dayTrade.openTitle')}>
+          {open.map((p) => (
+            <PositionCard key={p.id} position={p} reason={null} />
+          ))}
+        </ul>
+      )}
+      <h3 className="venue-page__subtitle">{t('dayTrade.closedTitle')}</h3>
+      {closed.isPending ? (
+        <PageLoading />
+      ) : closedToday.length === 0 ? (
+        <EmptyState description={t('dayTrade.closedEmpty')} />
+      ) : (
+        <ul className="trade-cards" data-testid="day-trade-closed" aria-label={t('dayTrade.closedTitle')}>
+          {closedToday.map((p) => (
+            <PositionCard key={p.id} position={p} reason={reasons.get(p.id) ?? null} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PositionCard({ position, reason }: { position: TPosition; reason: string | null }) {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const isClosed = position.status === 'closed';
+  const rows: [string, string, string][] = [
+    [
+      'direction',
+      t('trading.direction'),
+      `${t(position.direction === 'long' ? 'trading.long' : 'trading.short')} · ${t('trading.marginLeverage', { leverage: position.leverage })}`,
+    ],
+    ['quantity', t('orders.shares'), formatShares(position.quantity, locale)],
+    ['opened', t('orders.buyTime'), formatDateTime(position.opened_at, locale)],
+    ['open-price', t('orders.buyPrice'), formatPriceAuto(position.avg_price, locale)],
+  ];
+  if (isClosed) {
+    rows.push(
+      [
+        'closed',
+        t('orders.sellTime'),
+        position.closed_at === null ? '—' : formatDateTime(position.closed_at, locale),
+      ],
+      [
+        'close-price',
+        t('orders.sellPrice'),
+        position.close_price === null ? '—' : formatPriceAuto(position.close_price, locale),
+      ],
+      ['pl', t('orders.realizedPl'), formatSignedMoney(sen(position.realized_pl), locale)],
+      [
+        'closed-by',
+        t('dayTrade.closedBy'),
+        reason === null ? t('dayTrade.closedByYou') : (reasonLabel(t, reason) ?? ''),
+      ],
+    );
+  } else {
+    rows.push(
+      ['price', t('orders.currentPrice'), formatPriceAuto(position.last_price, locale)],
+      ['collateral', t('dayTrade.collateral'), formatMoney(sen(position.collateral), locale)],
+      ['pl', t('orders.floatingPl'), formatSignedMoney(sen(position.floating_pl), locale)],
+    );
+  }
+  return (
+    <li className="trade-card" data-testid="day-trade-position" data-code={position.code}>
+      <div className="trade-card__open">
+        <div className="trade-card__head">
+          <div>
+            <span className="trade-card__name">{position.name}</span>{' '}
+            <span className="trade-card__code">{position.code}</span>
+          </div>
+          <div className="trade-card__tags">
+            <span className="trade-tag">{t('trading.dayTrade')}</span>
+          </div>
+        </div>
+        <dl className="trade-card__grid">
+          {rows.map(([id, label, value]) => (
+            <div key={id} className="trade-card__item">
+              <dt>{label}</dt>
+              <dd data-testid={`day-trade-${id}`}>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </li>
+  );
+}
