@@ -10,6 +10,7 @@ import {
   ZWatchlist,
   ZWatchResult,
   type LangCode,
+  type TBar,
   type TBarPeriod,
 } from '@kabuto/contract';
 import { queryOptions } from '@tanstack/react-query';
@@ -106,11 +107,47 @@ export function stockQuery(viewer: Viewer, code: string) {
   });
 }
 
-/** Bars are fetched again on every change of period (staleTime 0): the chart should start fresh. */
+type TBars = z.infer<typeof ZBars>;
+
+export const BARS_LIMIT = 300;
+/** A refetch of bars already in the cache asks only for the last few (the forming bar and any new ones). */
+export const BARS_TAIL = 20;
+
+/**
+ * Puts a fetched tail of bars over the cached bars: keeps the cached bars before the tail's first bar and
+ * the last BARS_LIMIT in all. Undefined when the two do not overlap (bars missed in between: fetch all).
+ */
+export function mergeBarsTail(old: readonly TBar[], tail: readonly TBar[]): TBar[] | undefined {
+  const first = tail[0];
+  const last = old.at(-1);
+  if (first === undefined || last === undefined) return undefined;
+  const firstMs = Date.parse(first.time);
+  if (!(firstMs <= Date.parse(last.time)) || Date.parse(old[0]?.time ?? '') > firstMs) return undefined;
+  let keep = old.length;
+  while (keep > 0 && Date.parse(old[keep - 1]?.time ?? '') >= firstMs) keep -= 1;
+  const merged = [...old.slice(0, keep), ...tail];
+  return merged.length > BARS_LIMIT ? merged.slice(merged.length - BARS_LIMIT) : merged;
+}
+
+/**
+ * Bars are fetched again on every change of period (staleTime 0): the chart should start fresh. When the
+ * cache already holds them (a refetch, or coming back to a period), only the last BARS_TAIL are fetched and
+ * merged over the cached ones: parsing and diffing 300 bars every minute made long tasks.
+ */
 export function barsQuery(code: string, period: TBarPeriod, refetchMs: number | false) {
+  const fetchBars = (limit: number) =>
+    api.request({ path: '/market/bars', query: { code, period, limit }, schema: ZBars });
   return queryOptions({
     queryKey: marketKeys.bars(code, period),
-    queryFn: () => api.request({ path: '/market/bars', query: { code, period, limit: 300 }, schema: ZBars }),
+    queryFn: async ({ client, queryKey }): Promise<TBars> => {
+      const cached = client.getQueryData<TBars>(queryKey);
+      if (cached !== undefined && cached.bars.length >= BARS_TAIL) {
+        const tail = await fetchBars(BARS_TAIL);
+        const bars = mergeBarsTail(cached.bars, tail.bars);
+        if (bars !== undefined) return { ...tail, bars };
+      }
+      return fetchBars(BARS_LIMIT);
+    },
     enabled: code !== '',
     staleTime: 0,
     refetchInterval: refetchMs,

@@ -1,13 +1,6 @@
-import {
-  localeOf,
-  MARGIN_RULES,
-  sen,
-  type TPosition,
-  type TStockRow,
-  type TTradingRules,
-} from '@kabuto/contract';
+import { localeOf, MARGIN_RULES, sen, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
@@ -25,6 +18,8 @@ import {
   holdingDayTrades,
   reasonLabel,
 } from '@/shared/trading/order-labels';
+import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
+import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/shared/trading/trade-card';
 import { ordersQuery, positionsQuery, rulesQuery } from '@/shared/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
@@ -114,19 +109,8 @@ function DayTradeOrder() {
   );
 }
 
-function DayTradeTicket({
-  rows,
-  stock,
-  rules,
-  onPick,
-}: {
-  rows: readonly TStockRow[];
-  stock: TStockRow;
-  rules: TTradingRules;
-  onPick: (code: string) => void;
-}) {
+function DayTradeTicket({ rows, stock, rules, onPick }: PickedStockTicketProps) {
   const { t } = useTranslation();
-  const pickerId = useId();
   const ticket = useOrderTicket({
     stock,
     quote: stock.quote,
@@ -134,7 +118,7 @@ function DayTradeTicket({
     fixed: { dayTrade: true },
     leverages: [2, 3],
     defaultLeverage: 3,
-    confirmNotes: <p className="venue-confirm__note">{t('dayTrade.ruleClose')}</p>,
+    confirmNotes: <p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>,
   });
   return (
     <OrderTicketForm
@@ -143,31 +127,7 @@ function DayTradeTicket({
       label={t('dayTrade.orderTitle')}
       className="order-form venue-order"
       header={
-        <div className="venue-order__picker">
-          <label className="stepper-field__label" htmlFor={pickerId}>
-            {t('trading.stock')}
-          </label>
-          <select
-            id={pickerId}
-            className="venue-select"
-            value={stock.code}
-            data-testid="day-trade-stock"
-            onChange={(event) => {
-              const code = event.target.value;
-              onPick(code);
-              ticket.restartFor(rows.find((r) => r.code === code)?.quote.last);
-            }}
-          >
-            {rows.map((row) => (
-              <option key={row.code} value={row.code}>
-                {`${row.name} (${row.code})`}
-              </option>
-            ))}
-          </select>
-          <p className="stepper-field__hint" data-testid="day-trade-last">
-            {t('aiTrade.lastPrice', { price: ticket.price(stock.quote.last) })}
-          </p>
-        </div>
+        <StockPicker rows={rows} stock={stock} ticket={ticket} onPick={onPick} testIdPrefix="day-trade" />
       }
       footer={
         <p className="order-form__note" role="note">
@@ -227,7 +187,7 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
   const isClosed = position.status === 'closed';
-  const rows: [string, string, string][] = [
+  const rows: TradeCardRow[] = [
     [
       'direction',
       t('trading.direction'),
@@ -266,23 +226,12 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
   return (
     <li className="trade-card" data-testid="day-trade-position" data-code={position.code}>
       <div className="trade-card__open">
-        <div className="trade-card__head">
-          <div>
-            <span className="trade-card__name">{position.name}</span>{' '}
-            <span className="trade-card__code">{position.code}</span>
-          </div>
-          <div className="trade-card__tags">
-            <span className="trade-tag">{t('trading.dayTrade')}</span>
-          </div>
-        </div>
-        <dl className="trade-card__grid">
-          {rows.map(([id, label, value]) => (
-            <div key={id} className="trade-card__item">
-              <dt>{label}</dt>
-              <dd data-testid={`day-trade-${id}`}>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <TradeCardHead
+          name={position.name}
+          code={position.code}
+          tags={<span className="trade-tag">{t('trading.dayTrade')}</span>}
+        />
+        <TradeCardGrid rows={rows} testIdPrefix="day-trade" />
       </div>
     </li>
   );

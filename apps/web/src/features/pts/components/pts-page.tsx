@@ -16,6 +16,7 @@ import { useUserInfo } from '@/shared/session/user-info-query';
 import { OrderTicketForm, FeeScheduleNote } from '@/shared/trading/order-ticket/order-ticket-view';
 import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
 import { orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
+import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/shared/trading/trade-card';
 import { ordersQuery, rulesQuery } from '@/shared/trading/trading-api';
 import { useCancelOrder } from '@/shared/trading/use-cancel-order';
 import { EmptyState } from '@/shared/ui/empty-state';
@@ -156,7 +157,7 @@ function ApplicationForm({
     rules,
     venue: 'pts',
     fixed: { direction: 'long', leverage: 1 },
-    confirmNotes: <p className="venue-confirm__note">{t('pts.cashNote')}</p>,
+    confirmNotes: <p className="trade-confirm__note">{t('pts.cashNote')}</p>,
   });
   return (
     <OrderTicketForm
@@ -208,7 +209,7 @@ function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boole
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
   const reason = reasonLabel(t, order.reason);
-  const rows: [string, string, string][] = [
+  const rows: TradeCardRow[] = [
     ['order-no', t('orders.orderNo'), order.order_no],
     ['status', t('orders.statusLabel'), orderStatusLabel(t, order)],
     [
@@ -250,25 +251,16 @@ function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boole
           navigateTo(orderDetailUrl(order.order_no));
         }}
       >
-        <div className="trade-card__head">
-          <div>
-            <span className="trade-card__name">{order.name}</span>{' '}
-            <span className="trade-card__code">{order.code}</span>
-          </div>
-          <div className="trade-card__tags">
+        <TradeCardHead
+          name={order.name}
+          code={order.code}
+          tags={
             <span className={`trade-tag trade-tag--${order.status}`} data-testid="pts-application-tag">
               {orderStatusLabel(t, order)}
             </span>
-          </div>
-        </div>
-        <dl className="trade-card__grid">
-          {rows.map(([id, label, value]) => (
-            <div key={id} className="trade-card__item">
-              <dt>{label}</dt>
-              <dd data-testid={`pts-application-${id}`}>{value}</dd>
-            </div>
-          ))}
-        </dl>
+          }
+        />
+        <TradeCardGrid rows={rows} testIdPrefix="pts-application" />
         {reason !== null && (
           <p className="trade-card__reason" data-testid="pts-application-reason">
             {reason}

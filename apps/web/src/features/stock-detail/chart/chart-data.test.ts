@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   applyQuote,
   bucketStartMs,
+  mergeWorkBars,
   movingAverage,
+  movingAverageAt,
   toWorkBars,
   TOKYO_OFFSET_S,
   type WorkBar,
@@ -95,5 +97,39 @@ describe('chart data', () => {
     });
     expect(r.kind).toBe('append');
     expect(bars[1]?.time).toBe('2026-01-06');
+  });
+});
+
+describe('mergeWorkBars', () => {
+  const bar = (time: number, close: number): WorkBar => ({
+    time,
+    startMs: time * 1000,
+    date: '2026-01-05',
+    open: 100,
+    high: Math.max(100, close),
+    low: Math.min(100, close),
+    close,
+    volume: 10,
+  });
+
+  it('keeps the drawn bars in front and marks only changed and new bars', () => {
+    const old = [bar(60, 100), bar(120, 101), bar(180, 102)];
+    const merge = mergeWorkBars(old, [bar(120, 101), bar(180, 105), bar(240, 103)]);
+    expect(merge?.work.map((b) => b.time)).toEqual([60, 120, 180, 240]);
+    expect(merge?.from).toBe(2);
+    expect([...(merge?.changed ?? [])]).toEqual([2, 3]);
+  });
+
+  it('gives up when a drawn bar is missing or the fetch starts earlier', () => {
+    const old = [bar(120, 100), bar(180, 101)];
+    expect(mergeWorkBars(old, [bar(60, 100), bar(120, 100)])).toBeNull();
+    expect(mergeWorkBars(old, [bar(120, 100), bar(240, 101)])).toBeNull();
+    expect(mergeWorkBars([], [bar(120, 100)])).toBeNull();
+  });
+
+  it('computes one moving average point', () => {
+    const bars = [bar(60, 100), bar(120, 200), bar(180, 300)];
+    expect(movingAverageAt(bars, 1, 3)).toBeUndefined();
+    expect(movingAverageAt(bars, 2, 3)).toBe(200);
   });
 });

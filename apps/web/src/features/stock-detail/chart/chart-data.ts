@@ -88,6 +88,65 @@ export function lastMovingAverage(bars: readonly WorkBar[], n: number): number |
   return sum / n;
 }
 
+/** Simple moving average of the closes of bars[i - n + 1..i]; undefined before n bars. */
+export function movingAverageAt(bars: readonly WorkBar[], i: number, n: number): number | undefined {
+  if (i < n - 1 || i >= bars.length) return undefined;
+  let sum = 0;
+  for (let j = i - n + 1; j <= i; j += 1) sum += bars[j]?.close ?? 0;
+  return sum / n;
+}
+
+/** How far back a refetch may change bars and still be drawn with update() rather than setData(). */
+export const MERGE_MAX_REDRAW = 30;
+/** Bars kept in front of a refetch before the chart is trimmed with a full setData(). */
+export const MERGE_MAX_KEPT = 300;
+
+export interface WorkMerge {
+  /** The drawn bars followed by the fetched ones (bars older than the fetch are kept). */
+  work: WorkBar[];
+  /** Index in `work` of the first changed or new bar (work.length when nothing changed). */
+  from: number;
+  /** Indexes in `work` of the bars to draw again. */
+  changed: Set<number>;
+}
+
+function sameBar(a: WorkBar, b: WorkBar): boolean {
+  return (
+    a.time === b.time &&
+    a.open === b.open &&
+    a.high === b.high &&
+    a.low === b.low &&
+    a.close === b.close &&
+    a.volume === b.volume
+  );
+}
+
+/**
+ * Lays freshly fetched bars over the drawn ones so that only what changed is drawn again: null when that
+ * cannot be done with updates of the last few bars (nothing drawn yet, the fetch starts before the drawn
+ * bars, a drawn bar is missing from it, too many changes far back, or too many bars kept in front).
+ */
+export function mergeWorkBars(old: readonly WorkBar[], next: readonly WorkBar[]): WorkMerge | null {
+  const first = next[0];
+  const oldFirst = old[0];
+  if (first === undefined || oldFirst === undefined || first.time < oldFirst.time) return null;
+  let keep = 0;
+  while (keep < old.length && (old[keep]?.time ?? first.time) < first.time) keep += 1;
+  if (keep > MERGE_MAX_KEPT || old.length > keep + next.length) return null;
+  const changed = new Set<number>();
+  for (let j = 0; j < next.length; j += 1) {
+    const bar = next[j];
+    if (bar === undefined) continue;
+    const drawn = old[keep + j];
+    if (drawn !== undefined && drawn.time !== bar.time) return null;
+    if (drawn === undefined || !sameBar(drawn, bar)) changed.add(keep + j);
+  }
+  const work = [...old.slice(0, keep), ...next];
+  const from = changed.size === 0 ? work.length : Math.min(...changed);
+  if (from < work.length - MERGE_MAX_REDRAW) return null;
+  return { work, from, changed };
+}
+
 /** Epoch ms of the start of the N-minute bucket holding `ms` (buckets align on 9:00 and 12:30 Tokyo). */
 export function bucketStartMs(ms: number, minutes: number): number {
   const tokyo = ms + TOKYO_OFFSET_S * 1000;

@@ -16,7 +16,9 @@ import {
   isCalendarPeriod,
   lastMovingAverage,
   maLengths,
+  mergeWorkBars,
   movingAverage,
+  movingAverageAt,
   toWorkBars,
   type WorkBar,
 } from './chart-data';
@@ -132,15 +134,58 @@ export default function StockChart(props: StockChartProps) {
     };
   }, [period, priceDecimals, locale]);
 
-  // Fetched bars replace the data.
+  // The first bars set the data; later fetches (the minute refetch) only update the bars that changed.
   useEffect(() => {
     const handles = handlesRef.current;
     if (handles === null) return;
-    const work = toWorkBars(bars, period);
-    workRef.current = work;
-    volumeSeenRef.current = null;
+    const next = toWorkBars(bars, period);
     const { rise, fall } = colorsRef.current;
     const time = (b: WorkBar) => b.time as Time;
+    const lengths = maLengths(period);
+    const drawBar = (b: WorkBar, historical: boolean) => {
+      if (period === 'intraday') {
+        (handles.price as ISeriesApi<'Area'>).update({ time: time(b), value: yen(b.close) }, historical);
+      } else {
+        (handles.price as ISeriesApi<'Candlestick'>).update(
+          { time: time(b), open: yen(b.open), high: yen(b.high), low: yen(b.low), close: yen(b.close) },
+          historical,
+        );
+      }
+      handles.volume.update(
+        { time: time(b), value: b.volume, color: `${b.close >= b.open ? rise : fall}66` },
+        historical,
+      );
+    };
+    const merge = mergeWorkBars(workRef.current, next);
+    if (merge !== null) {
+      try {
+        const work = merge.work;
+        const last = work.length - 1;
+        for (let i = merge.from; i <= last; i += 1) {
+          const b = work[i];
+          if (b !== undefined && merge.changed.has(i)) drawBar(b, i < last);
+        }
+        lengths.forEach((n, k) => {
+          for (let i = merge.from; i <= last; i += 1) {
+            const b = work[i];
+            if (b === undefined) continue;
+            const v = movingAverageAt(work, i, n);
+            handles.ma[k]?.update(
+              v === undefined ? { time: time(b) } : { time: time(b), value: yen(v) },
+              i < last,
+            );
+          }
+        });
+        workRef.current = work;
+        volumeSeenRef.current = null;
+        return;
+      } catch {
+        // Fall back to replacing the data.
+      }
+    }
+    const work = next;
+    workRef.current = work;
+    volumeSeenRef.current = null;
     if (period === 'intraday') {
       (handles.price as ISeriesApi<'Area'>).setData(
         work.map((b) => ({ time: time(b), value: yen(b.close) })),
@@ -159,7 +204,7 @@ export default function StockChart(props: StockChartProps) {
     handles.volume.setData(
       work.map((b) => ({ time: time(b), value: b.volume, color: `${b.close >= b.open ? rise : fall}66` })),
     );
-    maLengths(period).forEach((n, i) => {
+    lengths.forEach((n, i) => {
       const values = movingAverage(work, n);
       handles.ma[i]?.setData(
         work.map((b, j) => {

@@ -1,6 +1,6 @@
 import type { TStockRow, TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   FeeScheduleNote,
@@ -8,6 +8,7 @@ import {
   useFeeScheduleText,
 } from '@/shared/trading/order-ticket/order-ticket-view';
 import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
+import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
 import { rulesQuery } from '@/shared/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 
@@ -38,30 +39,19 @@ function QuickOrderForm({ rows, rules }: { rows: readonly TStockRow[]; rules: TT
 }
 
 /** One ticket across stock picks: the fields keep their values when another stock is picked. */
-function QuickOrderTicket({
-  rows,
-  stock,
-  rules,
-  onPick,
-}: {
-  rows: readonly TStockRow[];
-  stock: TStockRow;
-  rules: TTradingRules;
-  onPick: (code: string) => void;
-}) {
+function QuickOrderTicket({ rows, stock, rules, onPick }: PickedStockTicketProps) {
   const { t } = useTranslation();
   const feeSchedule = useFeeScheduleText(rules);
-  const pickerId = useId();
   const ticket = useOrderTicket({
     stock,
     quote: stock.quote,
     rules,
     confirmNotes: (
       <>
-        <p className="ai-confirm__note" data-testid="order-confirm-fees">
+        <p className="trade-confirm__note" data-testid="order-confirm-fees">
           {feeSchedule}
         </p>
-        <p className="ai-confirm__note">{t('aiTrade.confirmOwnDecision')}</p>
+        <p className="trade-confirm__note">{t('aiTrade.confirmOwnDecision')}</p>
       </>
     ),
   });
@@ -72,31 +62,7 @@ function QuickOrderTicket({
       label={t('aiTrade.orderTitle')}
       className="order-form ai-order"
       header={
-        <div className="ai-order__picker">
-          <label className="stepper-field__label" htmlFor={pickerId}>
-            {t('trading.stock')}
-          </label>
-          <select
-            id={pickerId}
-            className="ai-order__select"
-            value={stock.code}
-            data-testid="ai-order-stock"
-            onChange={(event) => {
-              const code = event.target.value;
-              onPick(code);
-              ticket.restartFor(rows.find((r) => r.code === code)?.quote.last);
-            }}
-          >
-            {rows.map((row) => (
-              <option key={row.code} value={row.code}>
-                {`${row.name} (${row.code})`}
-              </option>
-            ))}
-          </select>
-          <p className="stepper-field__hint" data-testid="ai-order-last">
-            {t('aiTrade.lastPrice', { price: ticket.price(stock.quote.last) })}
-          </p>
-        </div>
+        <StockPicker rows={rows} stock={stock} ticket={ticket} onPick={onPick} testIdPrefix="ai-order" />
       }
     />
   );
