@@ -70,7 +70,6 @@ export const en = {
     dayTradeLink: 'Day trade',
   },
   market: {
-    intro: 'Quotes and your watchlist will appear here.',
     simulated: 'Simulated prices',
     alwaysOpen: 'Always-open demo clock',
     simulatedHint: 'Prices in this demo are simulated and are not real market data.',
@@ -160,9 +159,6 @@ export const en = {
     label: 'Price chart, {{period}}',
     empty: 'No bars for this period yet.',
     loading: 'Loading the chart...',
-  },
-  trade: {
-    intro: 'AI-assisted trading will appear here.',
   },
   news: {
     intro: 'Market news will appear here.',

@@ -68,7 +68,6 @@ export const es = {
     dayTradeLink: 'Operativa intradía',
   },
   market: {
-    intro: 'Aquí aparecerán las cotizaciones y su lista de seguimiento.',
     simulated: 'Precios simulados',
     alwaysOpen: 'Reloj de demostración siempre abierto',
     simulatedHint: 'Los precios de esta demostración son simulados y no son datos reales del mercado.',
@@ -158,9 +157,6 @@ export const es = {
     label: 'Gráfico de precios, {{period}}',
     empty: 'Todavía no hay barras para este periodo.',
     loading: 'Cargando el gráfico...',
-  },
-  trade: {
-    intro: 'Aquí aparecerán las operaciones asistidas por IA.',
   },
   news: {
     intro: 'Aquí aparecerán las noticias del mercado.',

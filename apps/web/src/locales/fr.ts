@@ -68,7 +68,6 @@ export const fr = {
     dayTradeLink: 'Day trading',
   },
   market: {
-    intro: 'Les cours et votre liste de suivi apparaîtront ici.',
     simulated: 'Cours simulés',
     alwaysOpen: 'Horloge de démonstration toujours ouverte',
     simulatedHint:
@@ -159,9 +158,6 @@ export const fr = {
     label: 'Graphique des cours, {{period}}',
     empty: 'Pas encore de barres pour cette période.',
     loading: 'Chargement du graphique...',
-  },
-  trade: {
-    intro: "Le trading assisté par l'IA apparaîtra ici.",
   },
   news: {
     intro: 'Les actualités des marchés apparaîtront ici.',

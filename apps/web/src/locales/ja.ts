@@ -67,7 +67,6 @@ export const ja = {
     dayTradeLink: '日計り信用（デイトレード）',
   },
   market: {
-    intro: '株価情報とお気に入り銘柄がここに表示されます。',
     simulated: 'シミュレーション価格',
     alwaysOpen: 'デモ用に常時取引中',
     simulatedHint: 'このデモの株価はシミュレーションであり、実際の相場ではありません。',
@@ -157,9 +156,6 @@ export const ja = {
     label: '株価チャート（{{period}}）',
     empty: 'この期間の足はまだありません。',
     loading: 'チャートを読み込んでいます...',
-  },
-  trade: {
-    intro: 'AIを活用したお取引がここに表示されます。',
   },
   news: {
     intro: 'マーケットニュースがここに表示されます。',

@@ -67,7 +67,6 @@ export const zhHans = {
     dayTradeLink: '日内信用交易',
   },
   market: {
-    intro: '行情报价和自选股将显示在这里。',
     simulated: '模拟价格',
     alwaysOpen: '演示用全天开市时钟',
     simulatedHint: '本演示中的价格均为模拟数据，并非真实行情。',
@@ -157,9 +156,6 @@ export const zhHans = {
     label: '价格图表（{{period}}）',
     empty: '该周期暂无K线。',
     loading: '正在加载图表...',
-  },
-  trade: {
-    intro: 'AI辅助交易将显示在这里。',
   },
   news: {
     intro: '市场资讯将显示在这里。',

@@ -67,7 +67,6 @@ export const zhHant = {
     dayTradeLink: '日內信用交易',
   },
   market: {
-    intro: '行情報價與自選股將顯示在這裡。',
     simulated: '模擬價格',
     alwaysOpen: '示範用全天開市時鐘',
     simulatedHint: '本示範中的價格均為模擬資料，並非真實行情。',
@@ -157,9 +156,6 @@ export const zhHant = {
     label: '價格圖表（{{period}}）',
     empty: '此週期尚無K線。',
     loading: '正在載入圖表...',
-  },
-  trade: {
-    intro: 'AI輔助交易將顯示在這裡。',
   },
   news: {
     intro: '市場資訊將顯示在這裡。',

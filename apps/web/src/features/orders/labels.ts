@@ -9,8 +9,6 @@ export const directionLabel = (t: TFunction, direction: 'long' | 'short') =>
 export const leverageLabel = (t: TFunction, direction: 'long' | 'short', leverage: number) =>
   isMargin(direction, leverage) ? t('trading.marginLeverage', { leverage }) : t('trading.cash');
 
-export const statusLabel = (t: TFunction, status: TOrder['status']) => t(`orders.status.${status}`);
-
 export const priceTypeLabel = (t: TFunction, type: 'market' | 'limit') =>
   t(type === 'market' ? 'trading.market' : 'trading.limit');
 
