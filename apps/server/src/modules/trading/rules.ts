@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { MARGIN_RULES, isMarginPosition } from '@kabuto/contract';
 import type { Db, Tx } from '../../db/client.js';
-import { messages, orders, positions } from '../../db/schema.js';
+import { orders, positions } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { tradingCalendar } from '../../market/calendar.js';
@@ -11,6 +11,7 @@ import {
   cancelOrder,
   closePosition,
   endPendingOrder,
+  note,
   ptsSessionEnd,
   type Outbox,
   type PositionRow,
@@ -55,7 +56,7 @@ async function closeByRule(tx: Tx, deps: TradingDeps, position: PositionRow, rea
     outbox,
   );
   await tx.update(orders).set({ reason }).where(eq(orders.id, order.id));
-  await note(
+  await notePosition(
     tx,
     outbox,
     position,
@@ -130,7 +131,7 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
               .update(positions)
               .set({ marginCallAt: now, marginCallDeadline: deadline })
               .where(eq(positions.id, position.id));
-            await note(
+            await notePosition(
               tx,
               outbox,
               position,
@@ -146,7 +147,7 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
             .update(positions)
             .set({ marginCallAt: null, marginCallDeadline: null })
             .where(and(eq(positions.id, position.id), isNull(positions.closedAt)));
-          await note(tx, outbox, position, 'margin.call_met', { ratio_bp: ratio }, now);
+          await notePosition(tx, outbox, position, 'margin.call_met', { ratio_bp: ratio }, now);
         }
       } catch (error) {
         // A stale quote or a closed market: the rule tries again on the next pass.
@@ -157,7 +158,8 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
   return outbox;
 }
 
-async function note(
+/** A message about a position (its id and code always included). */
+function notePosition(
   tx: Tx,
   outbox: Outbox,
   position: PositionRow,
@@ -165,9 +167,12 @@ async function note(
   extra: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  const data = { position_id: position.id, code: position.code, ...extra };
-  await tx
-    .insert(messages)
-    .values({ userId: position.userId, kind, params: JSON.stringify(data), createdAt: at });
-  outbox.push({ userId: position.userId, event: { kind, at: at.toISOString(), data } });
+  return note(
+    tx,
+    outbox,
+    position.userId,
+    kind,
+    { position_id: position.id, code: position.code, ...extra },
+    at,
+  );
 }

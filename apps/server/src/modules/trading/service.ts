@@ -104,7 +104,8 @@ async function newOrder(
   return numbered;
 }
 
-async function note(
+/** Stores a message for the user and queues its event for after the commit. */
+export async function note(
   tx: Tx,
   outbox: Outbox,
   userId: number,
