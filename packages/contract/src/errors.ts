@@ -50,6 +50,31 @@ export const ERRORS = {
   POSITION_QUANTITY: { code: 1211, http: 422 },
   STATEMENT_INVALID: { code: 1212, http: 422 },
   PTS_CASH_ONLY: { code: 1213, http: 422 },
+  // Uploads, identity, bank accounts, deposits and withdrawals: 1300-1399
+  UPLOAD_EMPTY: { code: 1301, http: 422 },
+  UPLOAD_TOO_LARGE: { code: 1302, http: 413 },
+  UPLOAD_TYPE: { code: 1303, http: 415 },
+  UPLOAD_CORRUPT: { code: 1304, http: 422 },
+  UPLOAD_NOT_FOUND: { code: 1305, http: 404 },
+  UPLOAD_MISSING_FILE: { code: 1306, http: 400 },
+  IDENTITY_REQUIRED: { code: 1311, http: 403 },
+  IDENTITY_PENDING: { code: 1312, http: 409 },
+  IDENTITY_ALREADY_PASSED: { code: 1313, http: 409 },
+  BANK_HOLDER_MISMATCH: { code: 1321, http: 422 },
+  BANK_ACCOUNT_NOT_FOUND: { code: 1322, http: 404 },
+  BANK_ACCOUNT_NOT_APPROVED: { code: 1323, http: 422 },
+  BANK_ACCOUNT_LIMIT: { code: 1324, http: 422 },
+  WITHDRAWAL_BELOW_MIN: { code: 1331, http: 422 },
+  WITHDRAWAL_EXCEEDS_AVAILABLE: { code: 1332, http: 422 },
+  TRANSFER_DATE_INVALID: { code: 1333, http: 422 },
+  ALREADY_REVIEWED: { code: 1341, http: 409 },
+  SECOND_APPROVER_SAME: { code: 1342, http: 409 },
+  // The operator console: 1400-1499
+  OPERATOR_LOGIN_FAILED: { code: 1401, http: 401 },
+  OPERATOR_LOCKED: { code: 1402, http: 423 },
+  OPERATOR_PASSWORD_CHANGE_REQUIRED: { code: 1403, http: 403 },
+  OPERATOR_NAME_TAKEN: { code: 1404, http: 409 },
+  INVITE_CODE_TAKEN: { code: 1405, http: 409 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -275,3 +275,236 @@ export const messages = pgTable(
   },
   (t) => [index('messages_user_idx').on(t.userId, t.id)],
 );
+
+/** Who decided a reviewed item, when, and why (a rejection's reason, shown to the user as written). */
+const reviewed = () => ({
+  reason: text('reason'),
+  reviewedBy: integer('reviewed_by'),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+});
+
+/**
+ * Files users upload (identity photos, bank-book images, deposit proofs), checked by content and stripped of
+ * metadata before they are stored under DATA_DIR/uploads (never under the web root). Readable by their owner
+ * and by operators.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    /** random, unguessable (256 bits, hex) */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose', {
+      enum: ['identity_front', 'identity_back', 'bank_account', 'deposit_proof'],
+    }).notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId)],
+);
+
+/** Real-name verification submissions; the newest one of a user is in force (users.real_name_status mirrors it). */
+export const identityVerifications = pgTable(
+  'identity_verifications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    fullName: text('full_name').notNull(),
+    idNumber: text('id_number').notNull(),
+    frontUploadId: text('front_upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    backUploadId: text('back_upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    status: text('status', { enum: ['pending', 'passed', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    ...reviewed(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('identity_verifications_user_idx').on(t.userId, t.id),
+    index('identity_verifications_status_idx').on(t.status, t.id),
+  ],
+);
+
+/** Bank accounts a user withdraws to; only in the user's own verified name. */
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    holderName: text('holder_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bankName: text('bank_name').notNull(),
+    branchName: text('branch_name').notNull(),
+    branchNumber: text('branch_number').notNull(),
+    imageUploadId: text('image_upload_id').references(() => uploads.id),
+    status: text('status', { enum: ['pending', 'approved', 'rejected', 'replaced'] })
+      .notNull()
+      .default('pending'),
+    ...reviewed(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('bank_accounts_user_idx').on(t.userId, t.id),
+    index('bank_accounts_status_idx').on(t.status, t.id),
+  ],
+);
+
+/** Every change to a user's bank accounts, for the account log page; append-only. */
+export const bankAccountLog = pgTable(
+  'bank_account_log',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    bankAccountId: integer('bank_account_id')
+      .notNull()
+      .references(() => bankAccounts.id),
+    action: text('action', { enum: ['added', 'changed', 'approved', 'rejected', 'replaced'] }).notNull(),
+    /** JSON of the account's fields after the change (account number masked) */
+    detail: text('detail').notNull(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('bank_account_log_user_idx').on(t.userId, t.id)],
+);
+
+/** Deposit notices: the user says a transfer was made; an operator checks it and approval credits the ledger. */
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** sen */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    transferDate: text('transfer_date').notNull(),
+    proofUploadId: text('proof_upload_id').references(() => uploads.id),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    ...reviewed(),
+    entryId: integer('entry_id').references(() => journalEntries.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deposits_user_idx').on(t.userId, t.id), index('deposits_status_idx').on(t.status, t.id)],
+);
+
+/**
+ * Withdrawal requests. Filing moves the amount from cash to the user's `withdrawing` account at once;
+ * approval pays it out to bank clearing, rejection returns it to cash. Above the second-approval threshold
+ * two different operators must approve.
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    bankAccountId: integer('bank_account_id')
+      .notNull()
+      .references(() => bankAccounts.id),
+    /** sen */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    /** when it will be processed: the start of the withdrawal window in force at filing, or the next one */
+    processAfter: timestamp('process_after', { withTimezone: true }).notNull(),
+    /** whether two approvals are needed (decided at filing from the threshold then in force) */
+    needsSecondApproval: boolean('needs_second_approval').notNull().default(false),
+    firstApprovedBy: integer('first_approved_by'),
+    firstApprovedAt: timestamp('first_approved_at', { withTimezone: true }),
+    ...reviewed(),
+    holdEntryId: integer('hold_entry_id').references(() => journalEntries.id),
+    settleEntryId: integer('settle_entry_id').references(() => journalEntries.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('withdrawals_user_idx').on(t.userId, t.id),
+    index('withdrawals_status_idx').on(t.status, t.id),
+  ],
+);
+
+/** Console operators: their own accounts and sessions, separate from users'. */
+export const operators = pgTable(
+  'operators',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: text('username').notNull(),
+    displayName: text('display_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['reviewer', 'administrator'] }).notNull(),
+    mustChangePassword: boolean('must_change_password').notNull().default(true),
+    active: boolean('active').notNull().default(true),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_username_uq').on(t.username)],
+);
+
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    operatorId: integer('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('operator_sessions_token_hash_uq').on(t.tokenHash)],
+);
+
+/**
+ * Every operator action: who, when, what, on what, why, and the state before and after. Append-only: a
+ * trigger refuses UPDATE and DELETE (migration 0005).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** null for actions of the system itself (first start) */
+    operatorId: integer('operator_id').references(() => operators.id),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    /** the user the target belongs to, for the user's audit trail */
+    userId: integer('user_id').references(() => users.id),
+    reason: text('reason'),
+    before: text('before'),
+    after: text('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+    index('audit_log_user_idx').on(t.userId, t.id),
+    index('audit_log_operator_idx').on(t.operatorId, t.id),
+  ],
+);
+
+/** Operator-published settings (JSON values); defaults come from the server's configuration. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedBy: integer('updated_by').references(() => operators.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

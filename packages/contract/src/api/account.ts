@@ -54,6 +54,8 @@ export const ZWithdrawalRules = z.object({
   open_now: z.boolean(),
   next_window_start: z.string(),
   credited_within_hours: z.number().int(),
+  /** what this user can withdraw now: cash not held for orders, not used as margin, not already withdrawing */
+  withdrawable: ZSenAmount,
 });
 export type TWithdrawalRules = z.infer<typeof ZWithdrawalRules>;
 

@@ -173,6 +173,10 @@ export const LEDGER_ENTRY_KINDS = [
   'fee',
   'margin_open',
   'margin_close',
+  'deposit',
+  'withdrawal_hold',
+  'withdrawal_paid',
+  'withdrawal_release',
 ] as const;
 export const ZLedgerQuery = z.object({
   kind: z.string().max(40).optional(),
@@ -185,7 +189,7 @@ export const ZLedgerLine = z.object({
   seq: z.number().int(),
   at: z.string(),
   kind: z.string(),
-  account: z.enum(['cash', 'reserved', 'margin']),
+  account: z.enum(['cash', 'reserved', 'margin', 'withdrawing']),
   amount: ZSenAmount,
   /** the account's balance after this line */
   balance: ZSenAmount,

@@ -1,0 +1,296 @@
+import { z } from 'zod';
+import { ZLoginPassword, ZTxnPassword } from './auth.js';
+import { ZSenAmount } from './account.js';
+
+/**
+ * Identity, bank accounts, deposits, withdrawals, messages and customer service: the user's side.
+ * Amounts are sen on the wire (ADR 0002); amounts users type are whole yen, so they must be multiples of 100.
+ * Messages are catalogue keys (`validation.*`), translated by the server and the web app alike.
+ */
+
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+export const UPLOAD_PURPOSES = ['identity_front', 'identity_back', 'bank_account', 'deposit_proof'] as const;
+export const ZUploadPurpose = z.enum(UPLOAD_PURPOSES, { error: 'validation.uploadPurpose' });
+export type TUploadPurpose = z.infer<typeof ZUploadPurpose>;
+
+/** An upload id: 64 hex characters (256 random bits). */
+export const ZUploadId = z.string().regex(/^[0-9a-f]{64}$/, { error: 'validation.uploadId' });
+
+// POST /api/uploads (multipart: field `purpose`, then field `file`)
+export const ZUpload = z.object({
+  id: ZUploadId,
+  purpose: ZUploadPurpose,
+  content_type: z.enum(UPLOAD_CONTENT_TYPES),
+  size: z.number().int(),
+  created_at: z.string(),
+});
+export type TUpload = z.infer<typeof ZUpload>;
+
+// ---------------------------------------------------------------- identity (real-name verification)
+
+export const ZFullName = z
+  .string({ error: 'validation.fullNameRequired' })
+  .trim()
+  .min(1, { error: 'validation.fullNameRequired', abort: true })
+  .max(60, { error: 'validation.fullNameLength' });
+
+/** An identity document number (My Number card, driving licence, passport...): letters, digits and hyphens. */
+export const ZIdNumber = z
+  .string({ error: 'validation.idNumberRequired' })
+  .trim()
+  .min(1, { error: 'validation.idNumberRequired', abort: true })
+  .max(20, { error: 'validation.idNumberFormat' })
+  .regex(/^[A-Za-z0-9-]{4,20}$/, { error: 'validation.idNumberFormat' });
+
+// POST /api/identity
+export const ZIdentitySubmit = z.object({
+  full_name: ZFullName,
+  id_number: ZIdNumber,
+  front_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
+    error: 'validation.frontPhotoRequired',
+  }),
+  back_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
+    error: 'validation.backPhotoRequired',
+  }),
+});
+export type TIdentitySubmit = z.infer<typeof ZIdentitySubmit>;
+
+export const ZIdentityStatus = z.enum(['unverified', 'pending', 'passed', 'rejected']);
+// GET /api/identity
+export const ZIdentity = z.object({
+  status: ZIdentityStatus,
+  full_name: z.string().nullable(),
+  /** all but the last 4 characters masked */
+  id_number_masked: z.string().nullable(),
+  /** the reviewer's reason, as written, when rejected */
+  reason: z.string().nullable(),
+  submitted_at: z.string().nullable(),
+  reviewed_at: z.string().nullable(),
+  can_submit: z.boolean(),
+});
+export type TIdentity = z.infer<typeof ZIdentity>;
+
+// ---------------------------------------------------------------- bank accounts
+
+export const ZBankAccountInput = z.object({
+  holder_name: z
+    .string({ error: 'validation.holderNameRequired' })
+    .trim()
+    .min(1, { error: 'validation.holderNameRequired', abort: true })
+    .max(60, { error: 'validation.holderNameLength' }),
+  account_number: z
+    .string({ error: 'validation.accountNumberRequired' })
+    .trim()
+    .min(1, { error: 'validation.accountNumberRequired', abort: true })
+    .regex(/^\d{7}$/, { error: 'validation.accountNumberFormat' }),
+  bank_name: z
+    .string({ error: 'validation.bankNameRequired' })
+    .trim()
+    .min(1, { error: 'validation.bankNameRequired', abort: true })
+    .max(60, { error: 'validation.bankNameLength' }),
+  branch_name: z
+    .string({ error: 'validation.branchNameRequired' })
+    .trim()
+    .min(1, { error: 'validation.branchNameRequired', abort: true })
+    .max(60, { error: 'validation.branchNameLength' }),
+  branch_number: z
+    .string({ error: 'validation.branchNumberRequired' })
+    .trim()
+    .min(1, { error: 'validation.branchNumberRequired', abort: true })
+    .regex(/^\d{3}$/, { error: 'validation.branchNumberFormat' }),
+  image_upload_id: ZUploadId.optional(),
+});
+// POST /api/bank-accounts (adds; with replaces_id, replaces that account)
+export const ZBankAccountCreate = ZBankAccountInput.extend({
+  login_password: ZLoginPassword,
+  replaces_id: z.number().int().positive().optional(),
+});
+export type TBankAccountCreate = z.infer<typeof ZBankAccountCreate>;
+
+export const ZBankAccountStatus = z.enum(['pending', 'approved', 'rejected', 'replaced']);
+export const ZBankAccount = z.object({
+  id: z.number().int(),
+  holder_name: z.string(),
+  account_number: z.string(),
+  bank_name: z.string(),
+  branch_name: z.string(),
+  branch_number: z.string(),
+  image_upload_id: z.string().nullable(),
+  status: ZBankAccountStatus,
+  reason: z.string().nullable(),
+  created_at: z.string(),
+  reviewed_at: z.string().nullable(),
+});
+export type TBankAccount = z.infer<typeof ZBankAccount>;
+export const ZBankAccountList = z.object({ items: z.array(ZBankAccount) });
+
+// GET /api/bank-accounts/log
+export const ZBankAccountLogEntry = z.object({
+  id: z.number().int(),
+  bank_account_id: z.number().int(),
+  action: z.enum(['added', 'changed', 'approved', 'rejected', 'replaced']),
+  bank_name: z.string(),
+  branch_name: z.string(),
+  /** masked: the last 3 digits only */
+  account_number: z.string(),
+  holder_name: z.string(),
+  reason: z.string().nullable(),
+  at: z.string(),
+});
+export type TBankAccountLogEntry = z.infer<typeof ZBankAccountLogEntry>;
+export const ZBankAccountLog = z.object({ items: z.array(ZBankAccountLogEntry) });
+
+// ---------------------------------------------------------------- deposits
+
+/** Whole yen typed by the user, as sen on the wire. */
+export const ZYenAmountInSen = z
+  .number({ error: 'validation.amountRequired' })
+  .int({ error: 'validation.amountWholeYen' })
+  .positive({ error: 'validation.amountPositive' })
+  .max(1e13, { error: 'validation.amountTooBig' })
+  .refine((v) => v % 100 === 0, { error: 'validation.amountWholeYen' });
+
+// GET /api/deposits/account
+export const ZDepositAccount = z.object({
+  bank_name: z.string(),
+  branch_name: z.string(),
+  branch_number: z.string(),
+  account_type: z.enum(['ordinary', 'current']),
+  account_number: z.string(),
+  holder: z.string(),
+  /** the deposit URL of getCzhiurl, when operators configured one */
+  deposit_url: z.string().nullable(),
+});
+export type TDepositAccount = z.infer<typeof ZDepositAccount>;
+
+// POST /api/deposits (Idempotency-Key header)
+export const ZDepositCreate = z.object({
+  amount: ZYenAmountInSen,
+  transfer_date: z.iso.date({ error: 'validation.transferDateRequired' }),
+  proof_upload_id: ZUploadId.optional(),
+});
+export type TDepositCreate = z.infer<typeof ZDepositCreate>;
+
+export const ZReviewStatus = z.enum(['pending', 'approved', 'rejected']);
+export type TReviewStatus = z.infer<typeof ZReviewStatus>;
+export const ZDeposit = z.object({
+  id: z.number().int(),
+  amount: ZSenAmount,
+  transfer_date: z.string(),
+  proof_upload_id: z.string().nullable(),
+  status: ZReviewStatus,
+  reason: z.string().nullable(),
+  created_at: z.string(),
+  reviewed_at: z.string().nullable(),
+});
+export type TDeposit = z.infer<typeof ZDeposit>;
+
+export const ZRecordsQuery = z.object({
+  status: ZReviewStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZDepositPage = z.object({ total: z.number().int(), items: z.array(ZDeposit) });
+
+// ---------------------------------------------------------------- withdrawals
+
+// POST /api/withdrawals (Idempotency-Key header)
+export const ZWithdrawalCreate = z.object({
+  amount: ZYenAmountInSen,
+  bank_account_id: z
+    .number({ error: 'validation.bankAccountRequired' })
+    .int({ error: 'validation.bankAccountRequired' })
+    .positive({ error: 'validation.bankAccountRequired' }),
+  txn_password: ZTxnPassword,
+});
+export type TWithdrawalCreate = z.infer<typeof ZWithdrawalCreate>;
+
+export const ZWithdrawal = z.object({
+  id: z.number().int(),
+  amount: ZSenAmount,
+  fee: ZSenAmount,
+  bank_account: z.object({
+    id: z.number().int(),
+    bank_name: z.string(),
+    branch_name: z.string(),
+    account_number: z.string(),
+  }),
+  status: ZReviewStatus,
+  /** when it will be processed (the withdrawal window in force at filing, or the next one) */
+  process_after: z.string(),
+  reason: z.string().nullable(),
+  created_at: z.string(),
+  reviewed_at: z.string().nullable(),
+});
+export type TWithdrawal = z.infer<typeof ZWithdrawal>;
+export const ZWithdrawalPage = z.object({ total: z.number().int(), items: z.array(ZWithdrawal) });
+
+// ---------------------------------------------------------------- messages
+
+/**
+ * Message kinds. The text is the catalogue's `messageKinds.<kind>` with the params interpolated, in the
+ * reader's language at reading time; a reviewer's `reason` is shown as written.
+ */
+export const MESSAGE_KINDS = [
+  'order.placed',
+  'order.filled',
+  'order.cancelled',
+  'order.rejected',
+  'position.closed',
+  'position.forced_close',
+  'position.day_trade_closed',
+  'margin.call',
+  'margin.call_met',
+  'identity.submitted',
+  'identity.passed',
+  'identity.rejected',
+  'bank_account.added',
+  'bank_account.approved',
+  'bank_account.rejected',
+  'deposit.filed',
+  'deposit.approved',
+  'deposit.rejected',
+  'withdrawal.filed',
+  'withdrawal.approved',
+  'withdrawal.rejected',
+] as const;
+
+export const ZMessage = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  read: z.boolean(),
+});
+export type TMessage = z.infer<typeof ZMessage>;
+export const ZMessagesQuery = z.object({
+  unread: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZMessagePage = z.object({
+  total: z.number().int(),
+  unread: z.number().int(),
+  items: z.array(ZMessage),
+});
+export const ZUnreadCount = z.object({ unread: z.number().int() });
+// POST /api/messages/read: the given ids, or every message when `all` is true
+export const ZMarkRead = z.union([
+  z.object({ ids: z.array(z.number().int().positive()).min(1).max(200) }),
+  z.object({ all: z.literal(true) }),
+]);
+
+// ---------------------------------------------------------------- customer service
+
+export const ZServiceChannel = z.object({
+  name: z.string().min(1).max(40),
+  /** a messaging-app link (https: or line: and the like) */
+  url: z
+    .string()
+    .max(300)
+    .regex(/^(https:\/\/|line:\/\/)/, { error: 'validation.channelUrl' }),
+  hours: z.string().max(80).optional(),
+});
+export type TServiceChannel = z.infer<typeof ZServiceChannel>;
+export const ZServiceChannels = z.object({ items: z.array(ZServiceChannel) });
