@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -30,11 +31,19 @@ import { RedisLeader, SoleLeader } from './realtime/leader.js';
 import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
-import { defaultWithdrawalPolicy, type WithdrawalPolicy } from './modules/account/withdrawal-rules.js';
 import { authRoutes } from './modules/auth/routes.js';
 import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { consoleAuthRoutes } from './modules/console/auth-routes.js';
+import { DiskUploadStore, type UploadStore } from './modules/uploads/storage.js';
+import { S3UploadStore } from './modules/uploads/s3.js';
+import { uploadRoutes } from './modules/uploads/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
+import { identityRoutes } from './modules/identity/routes.js';
+import { bankingRoutes } from './modules/banking/routes.js';
+import { fundsRoutes } from './modules/funds/routes.js';
+import { reviewRoutes } from './modules/funds/review-routes.js';
 
 /** Everything a route needs, built once per app (and per test). */
 export interface AppContext {
@@ -44,14 +53,17 @@ export interface AppContext {
   clock: Clock;
   sms: SmsSender;
   sessionPolicy: SessionPolicy;
+  /** operator sessions of the console */
+  consoleSessionPolicy: SessionPolicy;
   lockMinutes: number;
   demoCashYen: number;
-  withdrawalPolicy: WithdrawalPolicy;
   isBusinessDay: (date: string) => boolean;
   market: MarketDataProvider;
   pubsub: PubSub;
   realtime: RealtimeHub;
   fees: FeeSchedule;
+  /** where uploaded images are kept (DATA_DIR/uploads) */
+  uploads: UploadStore;
   /** this process's id among several (logs, health, the tick-producer lease) */
   nodeId: string;
 }
@@ -79,6 +91,23 @@ export interface BuildOptions {
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const defaultConsoleDist = fileURLToPath(new URL('../../console/dist', import.meta.url));
+
+/** Uploads go to the S3-compatible bucket when one is configured, else under DATA_DIR/uploads. */
+function uploadStore(config: Config): UploadStore {
+  const { UPLOAD_S3_ENDPOINT: endpoint, UPLOAD_S3_BUCKET: bucket } = config;
+  const { UPLOAD_S3_ACCESS_KEY_ID: accessKeyId, UPLOAD_S3_SECRET_ACCESS_KEY: secretAccessKey } = config;
+  if (endpoint && bucket && accessKeyId && secretAccessKey) {
+    return new S3UploadStore({
+      endpoint,
+      bucket,
+      region: config.UPLOAD_S3_REGION,
+      accessKeyId,
+      secretAccessKey,
+    });
+  }
+  return new DiskUploadStore(join(config.DATA_DIR, 'uploads'));
+}
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -130,15 +159,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       idleMs: config.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
     },
+    consoleSessionPolicy: {
+      idleMs: config.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: config.CONSOLE_SESSION_ABSOLUTE_HOURS * 3_600_000,
+    },
     lockMinutes: config.LOGIN_LOCK_MINUTES,
     demoCashYen: config.DEMO_MODE ? config.DEMO_CASH_YEN : 0,
-    withdrawalPolicy: defaultWithdrawalPolicy(config.WITHDRAWAL_MIN_YEN),
     isBusinessDay,
     market,
     pubsub,
     realtime,
     nodeId,
     fees: { bp: config.FEE_BP, min: yen(config.FEE_MIN_YEN), max: yen(config.FEE_MAX_YEN) },
+    uploads: uploadStore(config),
   } satisfies AppContext);
   realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 
@@ -152,6 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.decorateRequest('locale', 'ja');
   app.decorateRequest('session', null);
+  app.decorateRequest('operator', null);
   app.addHook('onRequest', async (request) => {
     const query = request.query as Record<string, unknown> | undefined;
     request.locale = localeOf(query?.['lang']);
@@ -179,7 +213,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           'Every answer is {code, msg, data}; code 1 is success. `lang` query chooses the language of msg; ' +
           'the `token` header authenticates. Money is an integer count of sen (1/100 yen).',
       },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'token' },
+          operator: { type: 'http', scheme: 'bearer' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -195,6 +234,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(tradingRoutes);
       await api.register(ledgerRoutes);
       await api.register(realtimeRoutes);
+      await api.register(consoleAuthRoutes, { prefix: '/console' });
+      await api.register(uploadRoutes);
+      await api.register(messageRoutes);
+      await api.register(identityRoutes);
+      await api.register(bankingRoutes);
+      await api.register(fundsRoutes);
+      await api.register(reviewRoutes, { prefix: '/console' });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },
@@ -204,6 +250,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (existsSync(webDist)) {
     await app.register(fastifyStatic, { root: webDist, prefix: '/japan1/', index: ['index.html'] });
   }
+  const consoleDist = config.CONSOLE_DIST ?? defaultConsoleDist;
+  if (existsSync(consoleDist)) {
+    await app.register(fastifyStatic, {
+      root: consoleDist,
+      prefix: '/console/',
+      index: ['index.html'],
+      decorateReply: false,
+    });
+  }
+  app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
   app.get('/japan1', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
 

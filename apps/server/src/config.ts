@@ -50,6 +50,27 @@ export const ZConfig = z.object({
     .max(24 * 60)
     .default(30),
   WITHDRAWAL_MIN_YEN: z.coerce.number().int().min(1).default(10_000),
+  /** Withdrawals above this many yen need a second, different operator's approval (operators can change it). */
+  WITHDRAWAL_SECOND_APPROVAL_YEN: z.coerce.number().int().min(0).default(1_000_000),
+  /** Where the built operator console lives (served at /console/). */
+  CONSOLE_DIST: z.string().optional(),
+  /**
+   * The seeded administrator's one-time password at first start (at least 12 characters; it must be
+   * changed at first login). Unset: a random one is generated and printed once.
+   */
+  CONSOLE_ADMIN_PASSWORD: z.string().min(12).max(200).optional(),
+  /** Operator sessions: idle and absolute lifetimes. */
+  CONSOLE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(480).default(30),
+  CONSOLE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(8),
+  /**
+   * An S3-compatible bucket for uploads instead of DATA_DIR/uploads (all four of endpoint, bucket and keys;
+   * path-style requests, Signature Version 4).
+   */
+  UPLOAD_S3_ENDPOINT: urlWithProtocols(['http', 'https']).optional(),
+  UPLOAD_S3_BUCKET: z.string().min(3).max(63).optional(),
+  UPLOAD_S3_REGION: z.string().min(1).default('us-east-1'),
+  UPLOAD_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  UPLOAD_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Body size limit for JSON requests, in bytes. */
   BODY_LIMIT: z.coerce
     .number()
@@ -80,7 +101,22 @@ export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const source = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = ZConfig.safeParse(source);
+  const parsed = ZConfig.superRefine((c, ctx) => {
+    const s3 = [
+      c.UPLOAD_S3_ENDPOINT,
+      c.UPLOAD_S3_BUCKET,
+      c.UPLOAD_S3_ACCESS_KEY_ID,
+      c.UPLOAD_S3_SECRET_ACCESS_KEY,
+    ];
+    if (s3.some((v) => v !== undefined) && s3.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['UPLOAD_S3_ENDPOINT'],
+        message:
+          'set all of UPLOAD_S3_ENDPOINT, UPLOAD_S3_BUCKET, UPLOAD_S3_ACCESS_KEY_ID and UPLOAD_S3_SECRET_ACCESS_KEY, or none',
+      });
+    }
+  }).safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { systemClock } from './lib/clock.js';
 import { seedDemo } from './seed.js';
+import { BOOTSTRAP_ADMIN, ensureBootstrapAdmin } from './modules/console/operators.js';
 
 async function main(): Promise<void> {
   let config;
@@ -21,7 +22,10 @@ async function main(): Promise<void> {
   await database.migrate();
 
   const app = await buildApp({ config, database, clock: systemClock });
-  const seed = config.DEMO_MODE ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN) : null;
+  const seed = config.DEMO_MODE
+    ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads)
+    : null;
+  const admin = await ensureBootstrapAdmin(database.db, systemClock, config.CONSOLE_ADMIN_PASSWORD);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
         ? 'always-open demo clock (MARKET_CLOCK=always-open)'
         : 'exchange hours in Tokyo time (MARKET_CLOCK=always-open keeps it in session)'
     }`,
+    `  Console:    ${origin}/console/  (operators; the first administrator is \`${BOOTSTRAP_ADMIN}\`)`,
     `  Realtime:   ${config.REDIS_URL ? 'Redis pub/sub (REDIS_URL)' : 'in-process (set REDIS_URL to run several processes)'}`,
   ];
   if (seed) {
@@ -68,6 +73,13 @@ async function main(): Promise<void> {
       `  Demo:       invitation code ${seed.campaignCode}`,
       `              login ${seed.demoPhone} / ${seed.demoPassword}`,
       '              (demo mode: demo cash is not real money; market prices are simulated)',
+    );
+  }
+  if (admin.created) {
+    lines.push(
+      admin.generatedPassword === null
+        ? `  Operator:   ${BOOTSTRAP_ADMIN} created with CONSOLE_ADMIN_PASSWORD; change it at first login`
+        : `  Operator:   ${BOOTSTRAP_ADMIN} / ${admin.generatedPassword}  (one-time password, shown only now: change it at first login)`,
     );
   }
   lines.push('  Stop with Ctrl-C', '');

@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import { DEFAULT_WITHDRAWAL_WINDOWS, ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/client.js';
+import { settings } from '../../db/schema.js';
+import type { WithdrawalPolicy } from '../account/withdrawal-rules.js';
+
+/**
+ * Operator-published settings (withdrawal rules, deposit account and URL, customer-service channels). A
+ * stored value replaces its whole part; parts never stored take their defaults from the configuration.
+ */
+export function defaultSettings(config: Config): TSettings {
+  return {
+    withdrawal: {
+      min_yen: config.WITHDRAWAL_MIN_YEN,
+      windows: DEFAULT_WITHDRAWAL_WINDOWS.map((w) => ({ start: w.start, end: w.end })),
+      second_approval_over_yen: config.WITHDRAWAL_SECOND_APPROVAL_YEN,
+    },
+    deposit: {
+      url: config.DEPOSIT_URL ?? null,
+      bank_name: 'Kabuto Demo Bank',
+      branch_name: 'Head Office',
+      branch_number: '001',
+      account_type: 'ordinary',
+      holder: 'KABUTO SECURITIES (DEMO)',
+      number_prefix: '9',
+    },
+    customer_service: [],
+  };
+}
+
+export async function loadSettings(db: Executor, config: Config): Promise<TSettings> {
+  const rows = await db.select().from(settings);
+  const merged: Record<string, unknown> = { ...defaultSettings(config) };
+  for (const row of rows) merged[row.key] = JSON.parse(row.value) as unknown;
+  // A value written by an older version that no longer parses falls back to the defaults, part by part.
+  const parsed = ZSettings.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const defaults = defaultSettings(config);
+  const out = { ...defaults } as Record<SettingKey, unknown>;
+  for (const key of Object.keys(defaults) as SettingKey[]) {
+    const part = ZSettings.shape[key].safeParse(merged[key]);
+    if (part.success) out[key] = part.data;
+  }
+  return out as TSettings;
+}
+
+/** Stores one part; answers the part before and after (for the audit log). */
+export async function storeSetting<K extends SettingKey>(
+  db: Executor,
+  config: Config,
+  key: K,
+  value: TSettings[K],
+  operatorId: number,
+  at: Date,
+): Promise<{ before: TSettings[K]; after: TSettings[K] }> {
+  const before = (await loadSettings(db, config))[key];
+  const text = JSON.stringify(value);
+  await db
+    .insert(settings)
+    .values({ key, value: text, updatedBy: operatorId, updatedAt: at })
+    .onConflictDoUpdate({ target: settings.key, set: { value: text, updatedBy: operatorId, updatedAt: at } });
+  return { before, after: value };
+}
+
+export async function settingUpdatedAt(db: Executor, key: SettingKey): Promise<Date | null> {
+  const [row] = await db.select({ at: settings.updatedAt }).from(settings).where(eq(settings.key, key));
+  return row?.at ?? null;
+}
+
+/** The withdrawal rules in force (minimum and hours), as the rules module takes them. */
+export async function withdrawalPolicy(db: Executor, config: Config): Promise<WithdrawalPolicy> {
+  const { withdrawal } = await loadSettings(db, config);
+  return { minYen: withdrawal.min_yen, windows: withdrawal.windows };
+}
