@@ -24,6 +24,10 @@ const PUBLIC = new Set([
   'GET /api/market/stock',
   'GET /api/market/bars',
   'GET /api/trade/rules',
+  // The published customer-service channels, and the console's sign-in (console routes take an operator's
+  // bearer token, so a user's `token` header is refused there as well).
+  'GET /api/customer-service',
+  'POST /api/console/login',
 ]);
 
 interface OpenApi {

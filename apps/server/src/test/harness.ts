@@ -128,7 +128,7 @@ export function nextPhone(): string {
 /** Registers a user through the API (campaign code seeded here) and logs in; answers the token. */
 export async function registerAndLogin(
   t: TestApp,
-  options: { phone?: string; password?: string } = {},
+  options: { phone?: string; password?: string; verified?: boolean } = {},
 ): Promise<{ token: string; userId: number; phone: string; password: string }> {
   const phone = options.phone ?? nextPhone();
   const password = options.password ?? 'secret12';
@@ -154,6 +154,7 @@ export async function registerAndLogin(
   });
   const data = body<{ token: string; user_id: number }>(logged);
   if (data.code !== 1) throw new Error(`login failed: ${logged.body}`);
+  if (options.verified ?? true) await markVerified(t, data.data.user_id);
   return { token: data.data.token, userId: data.data.user_id, phone, password };
 }
 
@@ -165,4 +166,36 @@ export async function ensureCampaignCode(t: TestApp): Promise<void> {
     .insert(invitationCodes)
     .values({ code: CAMPAIGN, kind: 'campaign' })
     .onConflictDoNothing();
+}
+
+export const VERIFIED_NAME = '山田 太郎';
+
+/**
+ * Test setup only: records a passed real-name verification for the user straight into the database (the
+ * review itself is tested through the console API in modules/funds), so tests of trading and funds start
+ * from a verified user.
+ */
+export async function markVerified(t: TestApp, userId: number, fullName = VERIFIED_NAME): Promise<void> {
+  const { eq } = await import('drizzle-orm');
+  const { identityVerifications, uploads, users } = await import('../db/schema.js');
+  const photo = () => ({
+    id: randomBytes(32).toString('hex'),
+    userId,
+    purpose: 'identity_front' as const,
+    contentType: 'image/png',
+    size: 1,
+    sha256: '0'.repeat(64),
+  });
+  const [front, back] = [photo(), photo()];
+  await t.database.db.insert(uploads).values([front, back]);
+  await t.database.db.insert(identityVerifications).values({
+    userId,
+    fullName,
+    idNumber: 'AB1234567',
+    frontUploadId: front.id,
+    backUploadId: back.id,
+    status: 'passed',
+    reviewedAt: t.clock.now(),
+  });
+  await t.database.db.update(users).set({ realNameStatus: 'verified' }).where(eq(users.id, userId));
 }

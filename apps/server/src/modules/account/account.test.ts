@@ -12,7 +12,7 @@ const get = (url: string, token?: string) =>
 
 describe('GET /api/index/getUserInfo', () => {
   it('answers the caller’s own figures, zero while they have no money', async () => {
-    const user = await registerAndLogin(t);
+    const user = await registerAndLogin(t, { verified: false });
     const res = await get(`/api/index/getUserInfo?user_id=${user.userId}`, user.token);
     expect(res.statusCode).toBe(200);
     expect(body(res)).toMatchObject({

@@ -6,6 +6,8 @@ import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { loadUserInfo } from './user-info.js';
 import { withdrawalRules } from './withdrawal-rules.js';
+import { userBalances } from '../ledger/ledger.js';
+import { loadSettings, withdrawalPolicy } from '../settings/settings.js';
 
 /** The three calls the specification names, with their exact paths. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,7 +33,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: { tags: ['account'], response: { 200: envelope(ZDepositUrlResponse) } },
     },
-    async (request) => ok(request, { url: app.ctx.config.DEPOSIT_URL ?? null }),
+    async (request) => ok(request, { url: (await loadSettings(app.ctx.db, app.ctx.config)).deposit.url }),
   );
 
   app.get(
@@ -41,11 +43,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['account'], querystring: ZUserIdQuery, response: { 200: envelope(ZWithdrawalRules) } },
     },
     async (request) => {
-      ownUserId(request, request.query.user_id);
-      return ok(
-        request,
-        withdrawalRules(app.ctx.withdrawalPolicy, app.ctx.isBusinessDay, app.ctx.clock.now()),
-      );
+      const userId = ownUserId(request, request.query.user_id);
+      const [policy, balances] = await Promise.all([
+        withdrawalPolicy(app.ctx.db, app.ctx.config),
+        userBalances(app.ctx.db, userId),
+      ]);
+      return ok(request, {
+        ...withdrawalRules(policy, app.ctx.isBusinessDay, app.ctx.clock.now()),
+        withdrawable: balances.cash,
+      });
     },
   );
 };

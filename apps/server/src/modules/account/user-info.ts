@@ -8,9 +8,9 @@ import { balanceOf } from '../ledger/ledger.js';
 
 /**
  * The account figures of the user tab, derived from the ledger and the positions at market prices:
- * available balance = cash; used funds = cash reserved for orders and withdrawals plus margin collateral;
+ * available balance = cash; used funds = cash held for orders, withdrawals not yet paid out, and margin collateral;
  * floating profit and loss = the sum over held positions of (last − average price) × shares (reversed for
- * shorts); total assets = cash + reserved + collateral + the market value of cash positions + the floating
+ * shorts); total assets = cash + used funds + the market value of cash positions + the floating
  * profit and loss of margin positions (what the account would hold if everything were closed at the last
  * price, before fees). The credit score follows the published rule of docs/adr/0007-credit-score.md.
  */
@@ -30,6 +30,7 @@ export async function loadUserInfo(
       cash: balanceOf(userId, 'cash'),
       reserved: balanceOf(userId, 'reserved'),
       margin: balanceOf(userId, 'margin'),
+      withdrawing: balanceOf(userId, 'withdrawing'),
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -39,6 +40,7 @@ export async function loadUserInfo(
     cash: sen(BigInt(user.cash)),
     reserved: sen(BigInt(user.reserved)),
     margin: sen(BigInt(user.margin)),
+    withdrawing: sen(BigInt(user.withdrawing)),
   };
   const held = await ctx.db
     .select()
@@ -52,7 +54,7 @@ export async function loadUserInfo(
     floating += pl;
     positionsValue += isMarginPosition(p.direction, p.leverage) ? pl : last * p.quantity;
   }
-  const usedFunds = addSen(balances.reserved, balances.margin);
+  const usedFunds = addSen(balances.reserved, balances.margin, balances.withdrawing);
   return {
     user_id: user.id,
     phone: maskPhone(user.phone),

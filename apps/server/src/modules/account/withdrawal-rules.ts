@@ -26,7 +26,7 @@ export function withdrawalRules(
   policy: WithdrawalPolicy,
   isBusinessDay: (date: string) => boolean,
   now: Date,
-): TWithdrawalRules {
+): Omit<TWithdrawalRules, 'withdrawable'> {
   const today = tokyoParts(now);
   const windows = policy.windows.map((w) => ({ start: parseHHMM(w.start), end: parseHHMM(w.end) }));
   const openNow =
@@ -46,7 +46,7 @@ export function withdrawalRules(
 }
 
 /** The start of the window in force now, or of the next one (searching up to a year ahead). */
-function nextWindowStart(
+export function nextWindowStart(
   windows: readonly { start: number; end: number }[],
   isBusinessDay: (date: string) => boolean,
   now: Date,

@@ -9,10 +9,14 @@ import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema
  * postings sum to zero, written in the caller's transaction. Balances are sums of postings; nothing else
  * stores a balance. A positive posting increases what the account's owner holds. Each user's postings form
  * a hash chain, so that a statement can be checked for tampering.
+ *
+ * User accounts: `cash` (free to trade or withdraw), `reserved` (held by pending orders), `margin` (collateral
+ * of open margin positions), `withdrawing` (withdrawals filed and not yet paid out). House accounts:
+ * `demo_funding`, `market_settlement`, `fees`, `bank_clearing` (money on its way to or from users' banks).
  */
-export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin'] as const;
+export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
 export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
-export const HOUSE_ACCOUNT_KINDS = ['demo_funding', 'market_settlement', 'fees'] as const;
+export const HOUSE_ACCOUNT_KINDS = ['demo_funding', 'market_settlement', 'fees', 'bank_clearing'] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -158,7 +162,7 @@ export async function userBalances(db: Executor, userId: number): Promise<UserBa
     .leftJoin(postings, eq(postings.accountId, ledgerAccounts.id))
     .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])))
     .groupBy(ledgerAccounts.kind);
-  const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0) };
+  const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0), withdrawing: sen(0) };
   for (const row of rows) balances[row.kind as UserAccountKind] = sen(BigInt(row.total ?? 0));
   return balances;
 }

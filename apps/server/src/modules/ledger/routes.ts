@@ -7,6 +7,7 @@ import {
   envelope,
   lookup,
   translate,
+  type TLedgerLine,
 } from '@kabuto/contract';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
@@ -49,7 +50,7 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
           seq: l.seq,
           at: l.at,
           kind: l.kind,
-          account: l.account as 'cash' | 'reserved' | 'margin',
+          account: l.account as TLedgerLine['account'],
           amount: l.amount,
           balance: l.balance,
           memo: l.memo,

@@ -45,6 +45,7 @@ describe('concurrent orders and closes on one account', () => {
       cash: (10_000_000 - 32 * 310_100) * 100,
       reserved: 0,
       margin: 0,
+      withdrawing: 0,
     });
 
     const holding = body<TPosition[]>(
@@ -74,6 +75,7 @@ describe('concurrent orders and closes on one account', () => {
       cash: (10_000_000 - 32 * 310_100 + 32 * 309_900) * 100,
       reserved: 0,
       margin: 0,
+      withdrawing: 0,
     });
   });
 });

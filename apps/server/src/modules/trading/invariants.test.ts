@@ -176,7 +176,7 @@ async function checkInvariants(users: number[], firstEntry: number): Promise<voi
   for (const userId of users) {
     const balances = await userBalances(db, userId);
     const { lines } = await ledgerLines(db, userId, {});
-    const folded = { cash: 0, reserved: 0, margin: 0 } as Record<string, number>;
+    const folded = { cash: 0, reserved: 0, margin: 0, withdrawing: 0 } as Record<string, number>;
     for (const l of lines) folded[l.account] = (folded[l.account] ?? 0) + l.amount;
     expect(balances).toEqual(folded);
     expect(balances.cash).toBeGreaterThanOrEqual(0);

@@ -97,6 +97,7 @@ describe('PTS applications', () => {
       cash: Y(10_000_000),
       reserved: 0,
       margin: 0,
+      withdrawing: 0,
     });
   });
 

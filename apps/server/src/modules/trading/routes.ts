@@ -17,6 +17,7 @@ import {
   yen,
 } from '@kabuto/contract';
 import type { FastifyRequest } from 'fastify';
+import { requireVerifiedCached } from '../identity/identity.js';
 import { idempotent } from '../../plugins/idempotency.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
@@ -66,6 +67,8 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...user, schema: { tags, body: ZPlaceOrderRequest, response: { 200: envelope(ZOrder) } } },
     async (request) => {
       const userId = sessionOf(request).userId;
+      // Opening positions needs a passed real-name verification; closing and cancelling never do.
+      await requireVerifiedCached(app.ctx.db, userId);
       const outbox: Outbox = [];
       const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
         view(request)(await placeOrder(tx, deps(request), userId, request.body, outbox)),

@@ -152,6 +152,7 @@ describe('cash trading', () => {
       cash: Y(10_000_000 - 310_100),
       reserved: 0,
       margin: 0,
+      withdrawing: 0,
     });
   });
 

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eq } from 'drizzle-orm';
+import {
+  ZDeposit,
+  ZDepositAccount,
+  ZDepositCreate,
+  ZDepositPage,
+  ZRecordsQuery,
+  ZServiceChannels,
+  ZWithdrawal,
+  ZWithdrawalCreate,
+  ZWithdrawalPage,
+  envelope,
+} from '@kabuto/contract';
+import { users } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { idempotent } from '../../plugins/idempotency.js';
+import { ok } from '../../plugins/reply.js';
+import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { loadSettings } from '../settings/settings.js';
+import { depositAccount, depositView, fileDeposit, listDeposits } from './deposits.js';
+import { fileWithdrawal, listWithdrawals, withdrawalView } from './withdrawals.js';
+
+/** Deposits (the user's virtual account, deposit notices) and withdrawals, with their records. */
+export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const strict = { rateLimit: { max: app.ctx.config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' } };
+
+  app.get(
+    '/deposits/account',
+    { onRequest: requireUser, schema: { tags: ['deposits'], response: { 200: envelope(ZDepositAccount) } } },
+    async (request) =>
+      ok(request, depositAccount(await loadSettings(app.ctx.db, app.ctx.config), sessionOf(request).userId)),
+  );
+
+  app.post(
+    '/deposits',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['deposits'], body: ZDepositCreate, response: { 200: envelope(ZDeposit) } },
+    },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const outbox: EventOutbox = [];
+      const deposit = await idempotent(app.ctx.db, request, userId, async (tx) =>
+        depositView(await fileDeposit(tx, app.ctx.clock, userId, request.body, outbox)),
+      );
+      await publishOutbox(app.ctx.realtime, outbox);
+      return ok(request, deposit);
+    },
+  );
+
+  app.get(
+    '/deposits',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['deposits'], querystring: ZRecordsQuery, response: { 200: envelope(ZDepositPage) } },
+    },
+    async (request) => {
+      const page = await listDeposits(app.ctx.db, sessionOf(request).userId, request.query);
+      return ok(request, { total: page.total, items: page.items.map(depositView) });
+    },
+  );
+
+  app.post(
+    '/withdrawals',
+    {
+      config: strict,
+      onRequest: requireUser,
+      schema: { tags: ['withdrawals'], body: ZWithdrawalCreate, response: { 200: envelope(ZWithdrawal) } },
+    },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const { txn_password: txnPassword, ...input } = request.body;
+      // The transaction password is checked before the user's lock is taken (argon2 takes tens of ms).
+      const [user] = await app.ctx.db
+        .select({ hash: users.txnPasswordHash })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!user?.hash) throw new AppError('TXN_PASSWORD_NOT_SET');
+      if (!(await verifyPassword(user.hash, txnPassword))) throw new AppError('TXN_PASSWORD_WRONG');
+      const settings = await loadSettings(app.ctx.db, app.ctx.config);
+      const outbox: EventOutbox = [];
+      const withdrawal = await idempotent(app.ctx.db, request, userId, async (tx) => {
+        const { row, account } = await fileWithdrawal(
+          tx,
+          { clock: app.ctx.clock, settings, isBusinessDay: app.ctx.isBusinessDay, locale: request.locale },
+          userId,
+          input,
+          outbox,
+        );
+        return withdrawalView(row, account);
+      });
+      await publishOutbox(app.ctx.realtime, outbox);
+      return ok(request, withdrawal);
+    },
+  );
+
+  app.get(
+    '/withdrawals',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['withdrawals'],
+        querystring: ZRecordsQuery,
+        response: { 200: envelope(ZWithdrawalPage) },
+      },
+    },
+    async (request) => {
+      const page = await listWithdrawals(app.ctx.db, sessionOf(request).userId, request.query);
+      return ok(request, {
+        total: page.total,
+        items: page.items.map(({ row, account }) => withdrawalView(row, account)),
+      });
+    },
+  );
+
+  app.get(
+    '/customer-service',
+    { schema: { tags: ['account'], response: { 200: envelope(ZServiceChannels) } } },
+    async (request) =>
+      ok(request, { items: (await loadSettings(app.ctx.db, app.ctx.config)).customer_service }),
+  );
+};

@@ -1,0 +1,96 @@
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import type { TMessage, TUserEvent } from '@kabuto/contract';
+import type { Executor } from '../../db/client.js';
+import { messages } from '../../db/schema.js';
+import type { RealtimeHub } from '../../realtime/hub.js';
+
+/** Events to push to users once the transaction that caused them has committed. */
+export type EventOutbox = { userId: number; event: TUserEvent }[];
+
+/**
+ * Stores a message for the user (its text is the catalogue's `messageKinds.<kind>` in the reader's
+ * language, filled from `params`) and queues its live event for after the commit.
+ */
+export async function notify(
+  tx: Executor,
+  outbox: EventOutbox,
+  userId: number,
+  kind: string,
+  params: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  const [row] = await tx
+    .insert(messages)
+    .values({ userId, kind, params: JSON.stringify(params), createdAt: at })
+    .returning({ id: messages.id });
+  outbox.push({
+    userId,
+    event: { kind, at: at.toISOString(), data: { ...params, message_id: row?.id ?? null } },
+  });
+}
+
+/** Pushes the queued events (after the commit; a push that fails does not undo the stored message). */
+export async function publishOutbox(realtime: RealtimeHub, outbox: EventOutbox): Promise<void> {
+  for (const { userId, event } of outbox) await realtime.publishUserEvent(userId, event);
+}
+
+export function messageView(row: typeof messages.$inferSelect): TMessage {
+  let params: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(row.params);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      params = parsed as Record<string, unknown>;
+    }
+  } catch {
+    // a malformed stored params text shows the message without its details
+  }
+  return {
+    id: row.id,
+    kind: row.kind,
+    params,
+    created_at: row.createdAt.toISOString(),
+    read: row.readAt !== null,
+  };
+}
+
+export async function unreadCount(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), isNull(messages.readAt)));
+  return row?.n ?? 0;
+}
+
+export async function listMessages(
+  db: Executor,
+  userId: number,
+  query: { unread?: boolean; limit: number; offset: number },
+): Promise<{ total: number; unread: number; items: TMessage[] }> {
+  const where = and(eq(messages.userId, userId), query.unread ? isNull(messages.readAt) : undefined);
+  const [rows, [total], unread] = await Promise.all([
+    db
+      .select()
+      .from(messages)
+      .where(where)
+      .orderBy(desc(messages.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(messages).where(where),
+    unreadCount(db, userId),
+  ]);
+  return { total: total?.n ?? 0, unread, items: rows.map(messageView) };
+}
+
+/** Marks the given messages of the user (or all of them) read; another user's ids are ignored. */
+export async function markRead(db: Executor, userId: number, ids: number[] | 'all', at: Date): Promise<void> {
+  await db
+    .update(messages)
+    .set({ readAt: at })
+    .where(
+      and(
+        eq(messages.userId, userId),
+        isNull(messages.readAt),
+        ids === 'all' ? undefined : inArray(messages.id, ids),
+      ),
+    );
+}

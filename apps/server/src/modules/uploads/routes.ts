@@ -1,0 +1,115 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { UPLOAD_MAX_BYTES, ZUpload, ZUploadId, ZUploadPurpose, envelope, translate } from '@kabuto/contract';
+import { AppError } from '../../lib/app-error.js';
+import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
+import { ok } from '../../plugins/reply.js';
+import { audit } from '../console/audit.js';
+import { saveUpload, uploadById, type UploadRow } from './uploads.js';
+
+const ZUploadParams = z.object({ id: ZUploadId });
+
+/** Sends stored image bytes so that a browser shows them and nothing else: no caching, no active content. */
+async function sendImage(reply: FastifyReply, row: UploadRow, bytes: Buffer) {
+  return reply
+    .header('content-type', row.contentType)
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', 'inline')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .send(bytes);
+}
+
+/** The multipart errors of @fastify/multipart that a client causes, by their codes. */
+function clientError(error: unknown): AppError | null {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
+    return new AppError(code === 'FST_REQ_FILE_TOO_LARGE' ? 'UPLOAD_TOO_LARGE' : 'VALIDATION');
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_NO_FORM_DATA') {
+    return new AppError('UPLOAD_MISSING_FILE');
+  }
+  if (typeof code === 'string' && code.startsWith('FST_')) return new AppError('VALIDATION');
+  return null;
+}
+
+/** Uploads (multipart, one image of at most 10 MB) and reading them back: by their owner, and by operators. */
+export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 100 },
+  });
+
+  app.post(
+    '/uploads',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['uploads'],
+        description:
+          'multipart/form-data with a `purpose` field (identity_front, identity_back, bank_account, deposit_proof) and a `file` field',
+        response: { 200: envelope(ZUpload) },
+      },
+    },
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      let purpose: unknown;
+      let bytes: Buffer | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file') throw new AppError('UPLOAD_MISSING_FILE');
+            bytes = await part.toBuffer();
+          } else if (part.fieldname === 'purpose') {
+            purpose = part.value;
+          }
+        }
+      } catch (error) {
+        throw clientError(error) ?? error;
+      }
+      const parsed = ZUploadPurpose.safeParse(purpose);
+      if (!parsed.success) {
+        const message = translate(request.locale, 'validation.uploadPurpose');
+        throw new AppError('VALIDATION', {}, { issues: [{ field: 'purpose', rule: 'enum', message }] });
+      }
+      if (bytes === undefined) throw new AppError('UPLOAD_MISSING_FILE');
+      const { db, clock, uploads } = app.ctx;
+      return ok(request, await saveUpload({ db, clock, store: uploads }, userId, parsed.data, bytes));
+    },
+  );
+
+  app.get(
+    '/uploads/:id',
+    { onRequest: requireUser, schema: { tags: ['uploads'], params: ZUploadParams } },
+    async (request, reply) => {
+      const row = await uploadById(app.ctx.db, request.params.id);
+      // Another user's upload answers exactly as a missing one.
+      if (!row || row.userId !== sessionOf(request).userId) throw new AppError('UPLOAD_NOT_FOUND');
+      const bytes = await app.ctx.uploads.get(row.id);
+      if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
+      return sendImage(reply, row, bytes);
+    },
+  );
+
+  app.get(
+    '/console/uploads/:id',
+    { onRequest: requireOperator, schema: { tags: ['console'], params: ZUploadParams } },
+    async (request, reply) => {
+      const row = await uploadById(app.ctx.db, request.params.id);
+      if (!row) throw new AppError('UPLOAD_NOT_FOUND');
+      const bytes = await app.ctx.uploads.get(row.id);
+      if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
+      await audit(app.ctx.db, {
+        operatorId: operatorOf(request).id,
+        action: 'upload.view',
+        targetType: 'upload',
+        targetId: row.id,
+        userId: row.userId,
+        after: { purpose: row.purpose },
+        at: app.ctx.clock.now(),
+      });
+      return sendImage(reply, row, bytes);
+    },
+  );
+};

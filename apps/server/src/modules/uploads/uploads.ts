@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { TUpload, TUploadPurpose } from '@kabuto/contract';
+import type { Executor } from '../../db/client.js';
+import { uploads } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { inspectAndStrip } from './image.js';
+import type { UploadStore } from './storage.js';
+
+export type UploadRow = typeof uploads.$inferSelect;
+
+export function uploadView(row: UploadRow): TUpload {
+  return {
+    id: row.id,
+    purpose: row.purpose,
+    content_type: row.contentType as TUpload['content_type'],
+    size: row.size,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+const REFUSALS = {
+  empty: 'UPLOAD_EMPTY',
+  too_large: 'UPLOAD_TOO_LARGE',
+  unsupported_type: 'UPLOAD_TYPE',
+  truncated: 'UPLOAD_CORRUPT',
+  corrupt: 'UPLOAD_CORRUPT',
+} as const;
+
+/**
+ * Checks the bytes by content (JPEG, PNG, WebP, HEIC; never by name or declared type), strips their
+ * metadata (location, camera, dates), stores the stripped copy and records it for its owner.
+ */
+export async function saveUpload(
+  deps: { db: Executor; clock: Clock; store: UploadStore },
+  userId: number,
+  purpose: TUploadPurpose,
+  bytes: Uint8Array,
+): Promise<TUpload> {
+  const checked = inspectAndStrip(bytes);
+  if (!checked.ok) throw new AppError(REFUSALS[checked.reason]);
+  const id = randomBytes(32).toString('hex');
+  await deps.store.put(id, checked.bytes);
+  const [row] = await deps.db
+    .insert(uploads)
+    .values({
+      id,
+      userId,
+      purpose,
+      contentType: checked.type,
+      size: checked.bytes.byteLength,
+      sha256: createHash('sha256').update(checked.bytes).digest('hex'),
+      createdAt: deps.clock.now(),
+    })
+    .returning();
+  if (!row) throw new Error('upload was not recorded');
+  return uploadView(row);
+}
+
+/** The user's own upload of one of the given purposes, or UPLOAD_NOT_FOUND. */
+export async function ownUpload(
+  db: Executor,
+  userId: number,
+  id: string,
+  purposes: readonly TUploadPurpose[],
+): Promise<UploadRow> {
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.userId, userId)));
+  if (!row || !purposes.includes(row.purpose)) throw new AppError('UPLOAD_NOT_FOUND');
+  return row;
+}
+
+export async function uploadById(db: Executor, id: string): Promise<UploadRow | undefined> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  return row;
+}
