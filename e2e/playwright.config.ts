@@ -58,6 +58,8 @@ export default defineConfig({
       DEMO_MODE: 'true',
       MARKET_CLOCK: 'always-open',
       SESSION_IDLE_MINUTES: '30',
+      // the seeded administrator's one-time password (support/operator-api.ts changes it at first use)
+      CONSOLE_ADMIN_PASSWORD: 'e2e-admin-once-2026',
     },
   },
 });

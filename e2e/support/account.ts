@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { DEMO_INVITE, freshPhone, readSmsCode, route } from './app.js';
+import { verifyUser } from './operator-api.js';
 
 /** Registration and login through the real screens (English labels), as in auth.spec.ts. */
 export async function register(page: Page, phone: string, password: string): Promise<void> {
@@ -24,10 +25,19 @@ export async function login(page: Page, phone: string, password: string): Promis
   await expect(page).toHaveURL(/#\/pages\/index\/index/);
 }
 
-/** A fresh user (with the demo cash every new account gets), logged in. */
-export async function registerAndLogin(page: Page, password = 'trade1'): Promise<string> {
+/**
+ * A fresh user (with the demo cash every new account gets), logged in. Trading needs a passed real-name
+ * verification, so by default the user files one and the administrator approves it through the API first;
+ * `verified: false` leaves the user unverified.
+ */
+export async function registerAndLogin(
+  page: Page,
+  password = 'trade1',
+  options: { verified?: boolean } = {},
+): Promise<string> {
   const phone = freshPhone();
   await register(page, phone, password);
+  if (options.verified ?? true) await verifyUser(page.request, phone, password);
   await login(page, phone, password);
   return phone;
 }

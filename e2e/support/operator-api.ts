@@ -1,0 +1,99 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import { pngBytes } from '../../apps/server/src/lib/images.js';
+
+/**
+ * The operator side through the console API, for specs whose subject is elsewhere (trading, PTS...) but
+ * whose users must first pass real-name verification. The console's own screens are driven in
+ * console.spec.ts and funds.spec.ts.
+ */
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_INITIAL_PASSWORD = process.env['CONSOLE_ADMIN_PASSWORD'] ?? 'e2e-admin-once-2026';
+export const ADMIN_PASSWORD = 'e2e-admin-changed-2026';
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+async function json<T>(response: { json(): Promise<unknown> }): Promise<Envelope<T>> {
+  return (await response.json()) as Envelope<T>;
+}
+
+/** Signs in as the seeded administrator, changing the one-time password first if no spec has yet. */
+export async function adminBearer(request: APIRequestContext): Promise<{ authorization: string }> {
+  const login = async (password: string) =>
+    json<{ token: string; operator: { must_change_password: boolean } }>(
+      await request.post('/api/console/login', { data: { username: ADMIN_USERNAME, password } }),
+    );
+  let answer = await login(ADMIN_PASSWORD);
+  if (answer.code !== 1) {
+    answer = await login(ADMIN_INITIAL_PASSWORD);
+    expect(answer.code, answer.msg).toBe(1);
+  }
+  const authorization = `Bearer ${answer.data.token}`;
+  if (answer.data.operator.must_change_password) {
+    const changed = await json(
+      await request.post('/api/console/password', {
+        headers: { authorization },
+        data: { old_password: ADMIN_INITIAL_PASSWORD, new_password: ADMIN_PASSWORD },
+      }),
+    );
+    expect(changed.code, changed.msg).toBe(1);
+  }
+  return { authorization };
+}
+
+/**
+ * Files a real-name verification for the user through the API and has the administrator approve it
+ * through the console API: the same path a user and a reviewer take, without their screens.
+ */
+export async function verifyUser(
+  request: APIRequestContext,
+  phone: string,
+  password: string,
+  fullName = '山田 太郎',
+): Promise<void> {
+  const login = await json<{ token: string; user_id: number }>(
+    await request.post('/api/auth/login', { data: { account: phone, password, agree: true } }),
+  );
+  expect(login.code, login.msg).toBe(1);
+  const token = login.data.token;
+  const upload = async (purpose: string) => {
+    const res = await json<{ id: string }>(
+      await request.post('/api/uploads', {
+        headers: { token },
+        multipart: {
+          purpose,
+          file: { name: `${purpose}.png`, mimeType: 'image/png', buffer: pngBytes(8, 6) },
+        },
+      }),
+    );
+    expect(res.code, res.msg).toBe(1);
+    return res.data.id;
+  };
+  const submitted = await json(
+    await request.post('/api/identity', {
+      headers: { token },
+      data: {
+        full_name: fullName,
+        id_number: 'AB1234567',
+        front_upload_id: await upload('identity_front'),
+        back_upload_id: await upload('identity_back'),
+      },
+    }),
+  );
+  expect(submitted.code, submitted.msg).toBe(1);
+  const admin = await adminBearer(request);
+  const queue = await json<{ items: { id: number }[] }>(
+    await request.get(`/api/console/identity?status=pending&user_id=${login.data.user_id}`, {
+      headers: admin,
+    }),
+  );
+  const id = queue.data.items[0]?.id;
+  expect(id, 'the pending identity check').toBeDefined();
+  const approved = await json(
+    await request.post(`/api/console/identity/${id}/approve`, { headers: admin, data: {} }),
+  );
+  expect(approved.code, approved.msg).toBe(1);
+}
