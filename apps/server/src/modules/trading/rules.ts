@@ -7,11 +7,11 @@ import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { tradingCalendar } from '../../market/calendar.js';
 import { sessionState, TSE_HOURS } from '../../market/sessions.js';
 import { lockUser } from '../ledger/ledger.js';
+import { notify } from '../messages/messages.js';
 import {
   cancelOrder,
   closePosition,
   endPendingOrder,
-  note,
   ptsSessionEnd,
   type Outbox,
   type PositionRow,
@@ -167,7 +167,7 @@ function notePosition(
   extra: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  return note(
+  return notify(
     tx,
     outbox,
     position.userId,

@@ -13,10 +13,10 @@ import {
   type Sen,
   type TClosePositionRequest,
   type TPlaceOrderRequest,
-  type TUserEvent,
 } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/client.js';
-import { messages, orders, positions } from '../../db/schema.js';
+import { orders, positions } from '../../db/schema.js';
+import { notify, type EventOutbox } from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
@@ -38,7 +38,7 @@ export type OrderRow = typeof orders.$inferSelect;
 export type PositionRow = typeof positions.$inferSelect;
 
 /** Events to push to users once the transaction that caused them has committed. */
-export type Outbox = { userId: number; event: TUserEvent }[];
+export type Outbox = EventOutbox;
 
 const isMargin = (o: { leverage: number; direction: 'long' | 'short' }) =>
   isMarginPosition(o.direction, o.leverage);
@@ -102,19 +102,6 @@ async function newOrder(
     .returning();
   if (!numbered) throw new Error('order was not numbered');
   return numbered;
-}
-
-/** Stores a message for the user and queues its event for after the commit. */
-export async function note(
-  tx: Tx,
-  outbox: Outbox,
-  userId: number,
-  kind: string,
-  data: Record<string, unknown>,
-  at: Date,
-) {
-  await tx.insert(messages).values({ userId, kind, params: JSON.stringify(data), createdAt: at });
-  outbox.push({ userId, event: { kind, at: at.toISOString(), data } });
 }
 
 /** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */
@@ -206,7 +193,7 @@ export async function placeOrder(
     .set({ reserved: needed })
     .where(eq(orders.id, order.id))
     .returning();
-  await note(
+  await notify(
     tx,
     outbox,
     userId,
@@ -271,7 +258,7 @@ export async function fillOpenOrder(
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
-  await note(
+  await notify(
     tx,
     outbox,
     u,
@@ -344,7 +331,7 @@ export async function closePosition(
     session.continuous,
   );
   if (price !== null) return fillCloseOrder(tx, deps, order, price, outbox);
-  await note(
+  await notify(
     tx,
     outbox,
     userId,
@@ -440,7 +427,7 @@ export async function fillCloseOrder(
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
-  await note(
+  await notify(
     tx,
     outbox,
     u,
@@ -449,7 +436,7 @@ export async function fillCloseOrder(
     now,
   );
   if (whole)
-    await note(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
+    await notify(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
   return filled;
 }
 
@@ -506,7 +493,7 @@ export async function endPendingOrder(
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   if (!ended) throw new Error(`order ${order.orderNo} was not pending`);
-  await note(
+  await notify(
     tx,
     outbox,
     order.userId,
