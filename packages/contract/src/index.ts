@@ -1,5 +1,6 @@
 export * from './lang.js';
 export * from './money.js';
+export * from './intl.js';
 export * from './errors.js';
 export * from './envelope.js';
 export * from './constants.js';

@@ -1,3 +1,4 @@
+import { numberFormat } from './intl.js';
 /**
  * Money is an integer count of sen (1/100 yen), branded so that a plain number cannot pass for it.
  * See docs/adr/0002-money-and-quantities.md. No floating point arithmetic ever touches a Sen value:
@@ -83,7 +84,7 @@ export function senToDecimalString(a: Sen): string {
 export function formatYen(a: Sen, locale: string, fractionDigits: 0 | 1 | 2 = 0): string {
   const factor = 10 ** (2 - fractionDigits);
   const truncated = Math.trunc(a / factor);
-  const fmt = new Intl.NumberFormat(locale, {
+  const fmt = numberFormat(locale, {
     style: 'currency',
     currency: 'JPY',
     minimumFractionDigits: fractionDigits,

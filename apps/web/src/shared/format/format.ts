@@ -1,8 +1,15 @@
-import { formatYen, MARKET_TIME_ZONE, type Locale, type Sen } from '@kabuto/contract';
+import {
+  dateTimeFormat,
+  formatYen,
+  MARKET_TIME_ZONE,
+  numberFormat,
+  type Locale,
+  type Sen,
+} from '@kabuto/contract';
 
 /** Numbers, money and times for the chosen language; times always in Japan time (Asia/Tokyo). */
 export function formatNumber(value: number, locale: Locale, fractionDigits = 0): string {
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
   }).format(value);
@@ -20,7 +27,7 @@ export function formatSignedMoney(amount: Sen, locale: Locale): string {
 
 export function formatDateTime(iso: string | Date, locale: Locale): string {
   const date = typeof iso === 'string' ? new Date(iso) : iso;
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone: MARKET_TIME_ZONE,
     dateStyle: 'medium',
     timeStyle: 'short',
@@ -29,5 +36,5 @@ export function formatDateTime(iso: string | Date, locale: Locale): string {
 
 export function formatDate(iso: string | Date, locale: Locale): string {
   const date = typeof iso === 'string' ? new Date(iso.length === 10 ? `${iso}T00:00:00+09:00` : iso) : iso;
-  return new Intl.DateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, dateStyle: 'long' }).format(date);
+  return dateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, dateStyle: 'long' }).format(date);
 }

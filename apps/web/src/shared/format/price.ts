@@ -1,4 +1,4 @@
-import { formatYen, type Locale, type Sen } from '@kabuto/contract';
+import { formatYen, numberFormat, type Locale, type Sen } from '@kabuto/contract';
 
 /** Prices, changes and volumes of quotes. Prices are integer sen shown with the instrument's decimals. */
 export type PriceDecimals = 0 | 1;
@@ -17,7 +17,7 @@ export function formatPlainPrice(amount: number, decimals: PriceDecimals, locale
   const factor = 10 ** (2 - decimals);
   const truncated = Math.trunc(amount / factor);
   const value = decimals === 0 ? truncated : Number(`${truncated}e-${decimals}`);
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   }).format(value);
@@ -32,7 +32,7 @@ export function formatSignedPrice(amount: number, decimals: PriceDecimals, local
 /** Basis points as a signed percentage with two decimals: 123 → "+1.23%", -5 → "-0.05%". */
 export function formatChangeBp(bp: number, locale: Locale): string {
   const abs = Math.abs(Math.trunc(bp));
-  const text = new Intl.NumberFormat(locale, {
+  const text = numberFormat(locale, {
     style: 'percent',
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
@@ -42,7 +42,7 @@ export function formatChangeBp(bp: number, locale: Locale): string {
 
 /** An index level in points with two decimals. */
 export function formatPoints(value: number, locale: Locale, signed = false): string {
-  const text = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+  const text = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     Math.abs(value),
   );
   if (!signed) return value < 0 ? `-${text}` : text;
@@ -51,11 +51,11 @@ export function formatPoints(value: number, locale: Locale, signed = false): str
 
 /** Share volumes and turnover in a compact form for lists: "1.2M", "3.4万". */
 export function formatCompact(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+  return numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
 }
 
 export function formatShares(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+  return numberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
 
 /** The CSS class of a rise or a fall (colours follow the price colour setting). */
