@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TOrder } from '@kabuto/contract';
+import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
+import { TestMarket } from '../../test/test-market.js';
+
+/**
+ * How many SQL statements an order costs (bench/README.md, `npm run bench:orders`): every statement is a
+ * round trip holding one of the pool's connections, so the count is watched here. Counted through drizzle's
+ * logger, which sees every statement the server sends except PGlite's own BEGIN and COMMIT (node-postgres
+ * sends those through drizzle, so they are left out of the count on both drivers).
+ */
+let t: TestApp;
+const sent: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ DEMO_MODE: 'true', DEMO_CASH_YEN: '10000000' }, undefined, {
+    market: (clock) => {
+      const m = new TestMarket(clock);
+      m.set('7203', 3100);
+      return m;
+    },
+  });
+  // The transactions' sessions are made with the database session's options, so its logger reaches them.
+  const session = t.database.db._.session as unknown as {
+    options: { logger?: unknown };
+    logger: unknown;
+  };
+  const logger = { logQuery: (query: string) => sent.push(query) };
+  session.options.logger = logger;
+  session.logger = logger;
+});
+afterAll(() => t.close());
+
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  sent.length = 0;
+  await run();
+  return sent.filter((q) => !/^(begin|commit|rollback)\b/i.test(q.trim()));
+}
+
+const place = (token: string, key = randomUUID()) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/trade/placeOrder',
+    payload: { code: '7203', direction: 'long', price_type: 'market', quantity: 100, leverage: 1 },
+    headers: { token, 'idempotency-key': key },
+  });
+
+describe('statements per order', () => {
+  it('a market buy that fills at once', async () => {
+    const u = await registerAndLogin(t);
+    await place(u.token); // the first order of the process may open accounts and warm caches
+    let answer: TOrder | undefined;
+    const statements = await statementsOf(async () => {
+      answer = body<TOrder>(await place(u.token)).data;
+    });
+    expect(answer?.status).toBe('filled');
+    if (process.env['SHOW_STATEMENTS']) console.log(statements.join('\n'));
+    console.log(`market buy: ${statements.length} statements (BEGIN and COMMIT not counted)`);
+    expect(statements.length).toBeLessThanOrEqual(16);
+  });
+
+  it('a replay of the same key', async () => {
+    const u = await registerAndLogin(t);
+    const key = randomUUID();
+    await place(u.token, key);
+    const statements = await statementsOf(() => place(u.token, key));
+    console.log(`replay: ${statements.length} statements`);
+    expect(statements.length).toBeLessThanOrEqual(4);
+  });
+});
