@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { pngBytes } from '../apps/server/src/lib/images.js';
 
 const RATE = Number(process.env['RATE'] ?? 500);
 const SECONDS = Number(process.env['DURATION'] ?? 20);
@@ -32,6 +33,9 @@ const PROFILE = process.env['PROFILE'] === '1';
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The scratch server's bootstrap administrator, who approves the users' real-name verifications. */
+const ADMIN_INITIAL_PASSWORD = 'bench-admin-once-2026';
+const ADMIN_PASSWORD = 'bench-admin-changed-2026';
 
 // ---------------------------------------------------------------------------------------------- plumbing
 
@@ -88,6 +92,7 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
       DEMO_MODE: 'true',
       // 10,000 orders of up to a few million yen each: the default ¥10,000,000 would run out mid-run.
       DEMO_CASH_YEN: '1000000000',
+      CONSOLE_ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'error',
     },
@@ -142,6 +147,70 @@ function smsCode(dataDir: string, phone: string): string {
   throw new Error(`no SMS code for ${phone}`);
 }
 
+async function send<T>(port: number, path: string, init: RequestInit): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${port}/api${path}`, init);
+  const json = (await res.json()) as Envelope<T>;
+  if (!res.ok || json.code !== 1) throw new Error(`${path}: HTTP ${res.status} ${json.code} ${json.msg}`);
+  return json.data;
+}
+
+/** Signs the bootstrap administrator in (changing the one-time password first): the console's bearer. */
+async function adminBearer(port: number): Promise<string> {
+  const login = (password: string) =>
+    send<{ token: string }>(port, '/console/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+  const { token } = await login(ADMIN_INITIAL_PASSWORD);
+  await send(port, '/console/password', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ old_password: ADMIN_INITIAL_PASSWORD, new_password: ADMIN_PASSWORD }),
+  });
+  return `Bearer ${(await login(ADMIN_PASSWORD)).token}`;
+}
+
+/**
+ * Opening positions needs a passed real-name verification: the user files one (two ID photos and the
+ * form) and the administrator approves it through the console API, as e2e/support/operator-api.ts does.
+ */
+async function fileIdentity(port: number, token: string): Promise<void> {
+  const upload = async (purpose: string) => {
+    const form = new FormData();
+    form.append('purpose', purpose);
+    form.append('file', new Blob([new Uint8Array(pngBytes(8, 6))], { type: 'image/png' }), `${purpose}.png`);
+    return (await send<{ id: string }>(port, '/uploads', { method: 'POST', headers: { token }, body: form }))
+      .id;
+  };
+  await send(port, '/identity', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify({
+      full_name: '山田 太郎',
+      id_number: 'AB1234567',
+      front_upload_id: await upload('identity_front'),
+      back_upload_id: await upload('identity_back'),
+    }),
+  });
+}
+
+async function approveAll(port: number, admin: string): Promise<void> {
+  for (;;) {
+    const queue = await send<{ items: { id: number }[] }>(port, '/console/identity?status=pending', {
+      headers: { authorization: admin },
+    });
+    if (queue.items.length === 0) return;
+    for (const { id } of queue.items) {
+      await send(port, `/console/identity/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: admin },
+        body: '{}',
+      });
+    }
+  }
+}
+
 interface User {
   index: number;
   token: string;
@@ -164,6 +233,7 @@ async function createUser(server: Server, index: number): Promise<User> {
     password,
     agree: true,
   });
+  await fileIdentity(server.port, token);
   const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/ws`);
   await new Promise<void>((resolve, reject) => {
     ws.once('error', reject);
@@ -251,8 +321,9 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     const universe = list.data.items.map((i) => i.code);
     const setupStart = performance.now();
     const users = await inBatches(USERS, 10, (i) => createUser(server, i));
+    await approveAll(port, await adminBearer(port));
     console.error(
-      `[${label}] ${users.length} users registered, logged in and on their sockets in ${Math.round(performance.now() - setupStart)} ms`,
+      `[${label}] ${users.length} users registered, verified, logged in and on their sockets in ${Math.round(performance.now() - setupStart)} ms`,
     );
 
     // Order-number -> send time (waiting for its event), and events that came before their answer.
