@@ -75,6 +75,9 @@ export const ERRORS = {
   OPERATOR_PASSWORD_CHANGE_REQUIRED: { code: 1403, http: 403 },
   OPERATOR_NAME_TAKEN: { code: 1404, http: 409 },
   INVITE_CODE_TAKEN: { code: 1405, http: 409 },
+  OPERATOR_SELF_DEACTIVATE: { code: 1406, http: 409 },
+  OPERATOR_LAST_ADMIN: { code: 1407, http: 409 },
+  USER_NOT_FOUND: { code: 1408, http: 404 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

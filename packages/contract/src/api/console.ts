@@ -60,6 +60,8 @@ export const ZOperatorCreate = z.object({
   role: ZOperatorRole,
 });
 export const ZOperatorCreated = z.object({ operator: ZOperator, one_time_password: z.string() });
+// GET /api/console/operators (administrator): every operator, active or not
+export const ZOperatorList = z.object({ items: z.array(ZOperator) });
 
 // ---------------------------------------------------------------- review queues
 
@@ -154,6 +156,7 @@ export const ZConsoleUserRow = z.object({
   full_name: z.string().nullable(),
   created_at: z.string(),
 });
+export type TConsoleUserRow = z.infer<typeof ZConsoleUserRow>;
 export const ZConsoleUserPage = z.object({ total: z.number().int(), items: z.array(ZConsoleUserRow) });
 export const ZConsoleUser = ZConsoleUserRow.extend({
   invitation_code: z.string(),
@@ -218,6 +221,12 @@ export const ZInvitationCode = z.object({
   active: z.boolean(),
   note: z.string().nullable(),
   created_at: z.string(),
+});
+export type TInvitationCode = z.infer<typeof ZInvitationCode>;
+// GET /api/console/invitation-codes?limit&offset: newest first
+export const ZInvitationCodeQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
 });
 export const ZInvitationCodePage = z.object({ total: z.number().int(), items: z.array(ZInvitationCode) });
 export const ZInvitationCodeCreate = z.object({

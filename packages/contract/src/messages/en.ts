@@ -74,6 +74,9 @@ export const en = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Please change your one-time password first',
     OPERATOR_NAME_TAKEN: 'This user name is already taken',
     INVITE_CODE_TAKEN: 'This invitation code already exists',
+    OPERATOR_SELF_DEACTIVATE: 'You cannot deactivate your own account',
+    OPERATOR_LAST_ADMIN: 'The last active administrator cannot be deactivated',
+    USER_NOT_FOUND: 'No such user',
   },
   validation: {
     accountRequired: 'Account cannot be empty',

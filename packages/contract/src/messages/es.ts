@@ -75,6 +75,9 @@ export const es = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Primero cambie su contraseña de un solo uso',
     OPERATOR_NAME_TAKEN: 'Este nombre de usuario ya está en uso',
     INVITE_CODE_TAKEN: 'Este código de invitación ya existe',
+    OPERATOR_SELF_DEACTIVATE: 'No puede desactivar su propia cuenta',
+    OPERATOR_LAST_ADMIN: 'No se puede desactivar al último administrador activo',
+    USER_NOT_FOUND: 'Usuario no encontrado',
   },
   validation: {
     accountRequired: 'La cuenta no puede estar vacía',

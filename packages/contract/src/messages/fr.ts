@@ -76,6 +76,9 @@ export const fr = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Veuillez d’abord changer votre mot de passe à usage unique',
     OPERATOR_NAME_TAKEN: 'Cet identifiant est déjà pris',
     INVITE_CODE_TAKEN: 'Ce code d’invitation existe déjà',
+    OPERATOR_SELF_DEACTIVATE: 'Vous ne pouvez pas désactiver votre propre compte',
+    OPERATOR_LAST_ADMIN: 'Le dernier administrateur actif ne peut pas être désactivé',
+    USER_NOT_FOUND: 'Utilisateur introuvable',
   },
   validation: {
     accountRequired: 'Le compte ne peut pas être vide',

@@ -72,6 +72,9 @@ export const ja = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: '先にワンタイムパスワードを変更してください',
     OPERATOR_NAME_TAKEN: 'このユーザー名はすでに使われています',
     INVITE_CODE_TAKEN: 'この招待コードはすでに存在します',
+    OPERATOR_SELF_DEACTIVATE: 'ご自身のアカウントは無効にできません',
+    OPERATOR_LAST_ADMIN: '最後の有効な管理者は無効にできません',
+    USER_NOT_FOUND: '該当するユーザーが見つかりません',
   },
   validation: {
     accountRequired: 'アカウントを入力してください',

@@ -68,6 +68,9 @@ export const zhHans = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: '请先修改一次性密码',
     OPERATOR_NAME_TAKEN: '该用户名已被使用',
     INVITE_CODE_TAKEN: '该邀请码已存在',
+    OPERATOR_SELF_DEACTIVATE: '不能停用自己的账户',
+    OPERATOR_LAST_ADMIN: '不能停用最后一个有效的管理员',
+    USER_NOT_FOUND: '未找到该用户',
   },
   validation: {
     accountRequired: '账号不能为空',

@@ -68,6 +68,9 @@ export const zhHant = {
     OPERATOR_PASSWORD_CHANGE_REQUIRED: '請先變更一次性密碼',
     OPERATOR_NAME_TAKEN: '此使用者名稱已被使用',
     INVITE_CODE_TAKEN: '此邀請碼已存在',
+    OPERATOR_SELF_DEACTIVATE: '無法停用自己的帳戶',
+    OPERATOR_LAST_ADMIN: '無法停用最後一位有效的管理員',
+    USER_NOT_FOUND: '找不到該使用者',
   },
   validation: {
     accountRequired: '帳號不可空白',
