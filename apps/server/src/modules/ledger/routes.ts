@@ -1,33 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ZLedgerPage,
-  ZLedgerQuery,
-  ZStatementQuery,
-  ZVerifyResult,
-  envelope,
-  lookup,
-  translate,
-  type TLedgerLine,
-} from '@kabuto/contract';
+import { ZLedgerPage, ZLedgerQuery, ZStatementQuery, ZVerifyResult, envelope } from '@kabuto/contract';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
-import { chainHashes, ledgerLines } from './lines.js';
-import { parseStatement, statementCsv, verifyStatement } from './statement.js';
-
-const HEADER = [
-  'seq',
-  'entry',
-  'timeUtc',
-  'timeTokyo',
-  'kind',
-  'kindLabel',
-  'account',
-  'amount',
-  'balance',
-  'prevHash',
-  'hash',
-];
+import { chainHashes } from './lines.js';
+import { ledgerPage, statementFile } from './pages.js';
+import { parseStatement, verifyStatement } from './statement.js';
 
 /** The user's ledger: lines with running balances, the statement download and its verification. */
 export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -37,52 +15,18 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/ledger/entries',
     { ...user, schema: { tags, querystring: ZLedgerQuery, response: { 200: envelope(ZLedgerPage) } } },
-    async (request) => {
-      const { limit, offset, ...filter } = request.query;
-      const { total, lines } = await ledgerLines(app.ctx.db, sessionOf(request).userId, filter, {
-        limit,
-        offset,
-        newestFirst: true,
-      });
-      return ok(request, {
-        total,
-        items: lines.map((l) => ({
-          seq: l.seq,
-          at: l.at,
-          kind: l.kind,
-          account: l.account as TLedgerLine['account'],
-          amount: l.amount,
-          balance: l.balance,
-          memo: l.memo,
-          hash: l.hash,
-        })),
-      });
-    },
+    async (request) => ok(request, await ledgerPage(app.ctx.db, sessionOf(request).userId, request.query)),
   );
 
   app.get(
     '/ledger/statement',
     { ...user, schema: { tags, querystring: ZStatementQuery, produces: ['text/csv'] } },
     async (request, reply) => {
-      const locale = request.locale;
-      const { lines } = await ledgerLines(app.ctx.db, sessionOf(request).userId, request.query);
-      const time = new Intl.DateTimeFormat(locale, {
-        timeZone: 'Asia/Tokyo',
-        dateStyle: 'short',
-        timeStyle: 'medium',
-      });
-      const csv = statementCsv(
-        lines,
-        HEADER.map((h) => translate(locale, `statement.${h}`)),
-        (kind) => lookup(locale, `ledgerKinds.${kind}`) ?? kind,
-        (account) => lookup(locale, `accounts.${account}`) ?? account,
-        (iso) => time.format(new Date(iso)),
-      );
-      const name = `kabuto-statement-${request.query.from ?? 'start'}-${request.query.to ?? 'now'}.csv`;
+      const file = await statementFile(app.ctx.db, sessionOf(request).userId, request.locale, request.query);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(csv);
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .send(file.csv);
     },
   );
 
