@@ -27,14 +27,22 @@ export const consoleAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { db, clock, consoleSessionPolicy, lockMinutes } = app.ctx;
-      const result = await db.transaction((tx) =>
-        operatorLogin(
-          { db: tx, clock, policy: consoleSessionPolicy, lockMinutes },
-          request.body.username,
-          request.body.password,
-          request.locale,
-        ),
-      );
+      // A wrong password is refused only after its transaction commits: the failure count (and the lock
+      // it may set) and the audit entry must outlive the refusal.
+      const result = await db.transaction(async (tx) => {
+        try {
+          return await operatorLogin(
+            { db: tx, clock, policy: consoleSessionPolicy, lockMinutes },
+            request.body.username,
+            request.body.password,
+            request.locale,
+          );
+        } catch (error) {
+          if (error instanceof AppError && error.errorName === 'OPERATOR_LOGIN_FAILED') return null;
+          throw error;
+        }
+      });
+      if (result === null) throw new AppError('OPERATOR_LOGIN_FAILED');
       return ok(request, {
         token: result.token,
         expires_at: result.expiresAt.toISOString(),
