@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operators } from '../../db/schema.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
+
+/**
+ * Walks the console's API as the OpenAPI document describes it, so that a route added later is checked
+ * without anyone remembering to: who may call what, and that no route edits money.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** Every console route, with its method. A new route fails this test until it is listed here. */
+const CONSOLE_ROUTES = [
+  // sessions
+  'POST /api/console/login',
+  'POST /api/console/logout',
+  'GET /api/console/me',
+  'POST /api/console/password',
+  // review queues
+  'GET /api/console/identity',
+  'GET /api/console/identity/{id}',
+  'POST /api/console/identity/{id}/approve',
+  'POST /api/console/identity/{id}/reject',
+  'GET /api/console/bank-accounts',
+  'GET /api/console/bank-accounts/{id}',
+  'POST /api/console/bank-accounts/{id}/approve',
+  'POST /api/console/bank-accounts/{id}/reject',
+  'GET /api/console/deposits',
+  'GET /api/console/deposits/{id}',
+  'POST /api/console/deposits/{id}/approve',
+  'POST /api/console/deposits/{id}/reject',
+  'GET /api/console/withdrawals',
+  'GET /api/console/withdrawals/{id}',
+  'POST /api/console/withdrawals/{id}/approve',
+  'POST /api/console/withdrawals/{id}/reject',
+  // the photos users uploaded (identity documents, bank books, transfer slips)
+  'GET /api/console/uploads/{id}',
+  // settings, invitation codes, operators
+  'GET /api/console/settings',
+  'PUT /api/console/settings/withdrawal',
+  'PUT /api/console/settings/deposit',
+  'PUT /api/console/settings/customer_service',
+  'GET /api/console/invitation-codes',
+  'POST /api/console/invitation-codes',
+  'POST /api/console/invitation-codes/{code}/deactivate',
+  'GET /api/console/operators',
+  'POST /api/console/operators',
+  'POST /api/console/operators/{id}/deactivate',
+  'POST /api/console/operators/{id}/unlock',
+  // read-only lookups
+  'GET /api/console/audit',
+  'GET /api/console/users',
+  'GET /api/console/users/{id}',
+  'GET /api/console/users/{id}/ledger',
+  'GET /api/console/users/{id}/statement',
+  'GET /api/console/users/{id}/orders',
+  'GET /api/console/users/{id}/positions',
+].sort();
+
+/** Signing in is the only console route open without a session. */
+const PUBLIC = new Set(['POST /api/console/login']);
+/** Callable before the one-time password is changed. */
+const BEFORE_PASSWORD_CHANGE = new Set([
+  'POST /api/console/logout',
+  'GET /api/console/me',
+  'POST /api/console/password',
+]);
+/**
+ * What a reviewer may call; every other console route is for administrators only. Listed this way round,
+ * a new route is an administrator's until someone decides otherwise.
+ */
+const REVIEWER_ROUTES = new Set([
+  ...BEFORE_PASSWORD_CHANGE,
+  ...CONSOLE_ROUTES.filter((r) =>
+    /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals)(\/|$)/.test(r),
+  ),
+  'GET /api/console/uploads/{id}',
+  'GET /api/console/settings',
+  'GET /api/console/invitation-codes',
+  'GET /api/console/audit',
+  'GET /api/console/users',
+  'GET /api/console/users/{id}',
+  'GET /api/console/users/{id}/ledger',
+  'GET /api/console/users/{id}/statement',
+  'GET /api/console/users/{id}/orders',
+  'GET /api/console/users/{id}/positions',
+]);
+
+/** Words that would mean a request sets money or market results by hand. */
+const MONEY_WORDS = /balance|amount|price|fill|profit|quantity|qty|cash|position|pnl|fee/i;
+
+interface Operation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+}
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+function consoleRoutes(doc: Document): { route: string; method: string; path: string; op: Operation }[] {
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/console/'))
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({
+        route: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        op,
+      })),
+    );
+}
+
+/** Every property name anywhere in a JSON schema (nested objects, arrays, unions). */
+function propertyNames(schema: unknown): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  if (Array.isArray(schema)) return schema.flatMap(propertyNames);
+  const node = schema as Record<string, unknown>;
+  const properties = node['properties'];
+  const own = properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
+  return [...own, ...Object.values(node).flatMap(propertyNames)];
+}
+
+const concrete = (path: string) => path.replace('{id}', '1').replace('{code}', 'NOSUCHCODE');
+
+let opCounter = 0;
+async function operatorHeaders(role: 'reviewer' | 'administrator', mustChangePassword = false) {
+  opCounter += 1;
+  const username = `walk${opCounter}`;
+  const password = 'operator-password-1';
+  await t.database.db.insert(operators).values({
+    username,
+    displayName: username,
+    passwordHash: await hashPassword(password),
+    role,
+    mustChangePassword,
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/console/login',
+    payload: { username, password },
+  });
+  return { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+}
+
+describe('the console API, walked from its OpenAPI document', () => {
+  let routes: ReturnType<typeof consoleRoutes>;
+  beforeAll(async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' });
+    routes = consoleRoutes(res.json<Document>());
+  });
+
+  const call = (r: { method: string; path: string }, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: r.method as 'GET' | 'POST' | 'PUT',
+      url: `${concrete(r.path)}?lang=en`,
+      headers,
+      ...(r.method === 'GET' ? {} : { payload: {} }),
+    });
+
+  it('has exactly the listed routes', () => {
+    expect(routes.map((r) => r.route).sort()).toEqual(CONSOLE_ROUTES);
+  });
+
+  it('answers 401 without a session, and to a user token in either header', async () => {
+    const user = await registerAndLogin(t);
+    const attempts: Record<string, string>[] = [
+      {},
+      { token: user.token },
+      { authorization: `Bearer ${user.token}` },
+    ];
+    for (const r of routes.filter((x) => !PUBLIC.has(x.route))) {
+      for (const headers of attempts) {
+        const res = await call(r, headers);
+        expect(res.statusCode, `${r.route} ${JSON.stringify(Object.keys(headers))}`).toBe(401);
+        expect(body(res)).toMatchObject({ code: 401, data: null });
+      }
+    }
+  });
+
+  it('answers 1403 to an operator who has not changed the one-time password', async () => {
+    const fresh = await operatorHeaders('administrator', true);
+    for (const r of routes.filter((x) => !PUBLIC.has(x.route) && !BEFORE_PASSWORD_CHANGE.has(x.route))) {
+      const res = await call(r, fresh);
+      expect(body(res).code, r.route).toBe(1403);
+    }
+  });
+
+  it('answers 403 to a reviewer on every administrator route, and never on a reviewer route', async () => {
+    const reviewer = await operatorHeaders('reviewer');
+    const adminRoutes = routes.filter((r) => !PUBLIC.has(r.route) && !REVIEWER_ROUTES.has(r.route));
+    expect(adminRoutes.length).toBeGreaterThanOrEqual(9);
+    for (const r of adminRoutes) {
+      const res = await call(r, reviewer);
+      expect(res.statusCode, r.route).toBe(403);
+      expect(body(res)).toMatchObject({ code: 403, msg: 'You do not have access to this' });
+    }
+    for (const r of routes.filter(
+      (x) => REVIEWER_ROUTES.has(x.route) && x.route !== 'POST /api/console/logout',
+    )) {
+      const res = await call(r, reviewer);
+      expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
+    }
+  });
+
+  it('has no route that edits money: no request of a non-GET route names a balance, amount, price or the like', () => {
+    const writes = routes.filter((r) => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(10);
+    for (const r of writes) {
+      const names = [
+        ...(r.op.parameters ?? []).map((p) => p.name),
+        ...Object.values(r.op.requestBody?.content ?? {}).flatMap((c) => propertyNames(c.schema)),
+      ];
+      expect(
+        names.filter((n) => MONEY_WORDS.test(n)),
+        r.route,
+      ).toEqual([]);
+    }
+  });
+
+  it('still sees the schemas it walks (the money walk would pass vacuously otherwise)', () => {
+    const put = routes.find((r) => r.route === 'PUT /api/console/settings/withdrawal');
+    const names = Object.values(put?.op.requestBody?.content ?? {}).flatMap((c) => propertyNames(c.schema));
+    expect(names).toEqual(expect.arrayContaining(['min_yen', 'windows', 'start', 'end']));
+  });
+});
