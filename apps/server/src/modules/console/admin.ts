@@ -30,6 +30,8 @@ export async function updateSetting<K extends SettingKey>(
   key: K,
   value: TSettings[K],
 ): Promise<TSettings> {
+  const current = await loadSettings(tx, config);
+  if (JSON.stringify(current[key]) === JSON.stringify(value)) return current;
   const at = deps.clock.now();
   const { before, after } = await storeSetting(tx, config, key, value, deps.operator.id, at);
   await audit(tx, {

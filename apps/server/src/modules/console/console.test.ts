@@ -104,6 +104,12 @@ describe('settings', () => {
       after: withdrawal,
     });
 
+    // the same value again changes nothing and writes nothing
+    expect(body(await put('/api/console/settings/withdrawal', admin.headers, withdrawal)).data).toEqual(
+      after,
+    );
+    expect((await auditOf(admin.headers, 'action=settings.update&target_id=withdrawal')).total).toBe(1);
+
     const channels = [{ name: 'LINE', url: 'https://line.me/R/ti/p/@kabuto', hours: '9:00-17:00' }];
     const cs = await put('/api/console/settings/customer_service', admin.headers, channels);
     expect(body<TSettings>(cs).data.customer_service).toEqual(channels);
