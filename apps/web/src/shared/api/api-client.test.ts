@@ -19,6 +19,7 @@ function setup(fetchImpl: ApiClientDeps['fetch']) {
       network: 'network',
       badResponse: 'bad',
       sessionExpired: 'expired',
+      aborted: 'cancelled',
     }),
     clearSession: vi.fn(),
     openLogin: vi.fn(),
@@ -220,6 +221,38 @@ describe('api client', () => {
     );
     await expect(api.fetchFile({ path: '/ledger/statement' })).rejects.toMatchObject({ code: 400 });
     expect(deps.toast).toHaveBeenCalledWith('bad date', 2000);
+  });
+
+  it('sends a multipart body as it is, letting the browser set its content type', async () => {
+    const { deps, api } = setup(() =>
+      Promise.resolve(jsonResponse(200, { code: 1, msg: 'OK', data: { n: 1 } })),
+    );
+    const form = new FormData();
+    form.append('purpose', 'identity_front');
+    await api.request({ method: 'POST', path: '/uploads', form, schema: ZData });
+    const init = deps.fetch.mock.calls[0]?.[1];
+    expect(init?.body).toBe(form);
+    expect((init?.headers as Record<string, string>)['content-type']).toBeUndefined();
+    expect((init?.headers as Record<string, string>).token).toBe('tok');
+  });
+
+  it('a request the caller cancels fails as aborted, without a toast, and is not taken for a timeout', async () => {
+    const { deps, api } = setup(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => {
+            reject(new DOMException('aborted', 'AbortError'));
+          });
+        }),
+    );
+    const controller = new AbortController();
+    const pending = api
+      .request({ path: '/uploads', form: new FormData(), signal: controller.signal, schema: ZData })
+      .catch((e: unknown) => e);
+    controller.abort();
+    const error = await pending;
+    expect(error).toMatchObject({ code: CLIENT_CODES.aborted, msg: 'cancelled', status: 0 });
+    expect(deps.toast).not.toHaveBeenCalled();
   });
 
   it('reads Content-Disposition file names', () => {

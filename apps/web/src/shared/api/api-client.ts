@@ -16,7 +16,14 @@ export interface ApiClientDeps {
   getToken: () => string | null;
   toast: (message: string, durationMs: number) => void;
   /** Localized client texts. */
-  texts: () => { timeout: string; network: string; badResponse: string; sessionExpired: string };
+  texts: () => {
+    timeout: string;
+    network: string;
+    badResponse: string;
+    sessionExpired: string;
+    /** A request the caller cancelled (an upload the user stopped). */
+    aborted?: string;
+  };
   clearSession: () => void;
   openLogin: () => void;
   timeoutMs?: number;
@@ -40,6 +47,10 @@ export interface RequestOptions<S extends z.ZodType> {
   headers?: Readonly<Record<string, string>>;
   /** A raw text body with its content type (e.g. a CSV file), sent instead of a JSON `body`. */
   text?: { contentType: string; value: string };
+  /** A multipart body (an upload), sent instead of a JSON `body`; the browser sets its content type. */
+  form?: FormData;
+  /** Lets the caller cancel the request; the failure then has the code CLIENT_CODES.aborted. */
+  signal?: AbortSignal;
   /** Overrides the client's timeout for this request. */
   timeoutMs?: number;
 }
@@ -124,11 +135,19 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const timer = setTimer(() => {
       controller.abort();
     }, options.timeoutMs ?? timeoutMs);
+    const external = options.signal;
+    const cancel = () => {
+      controller.abort();
+    };
+    if (external?.aborted === true) controller.abort();
+    external?.addEventListener('abort', cancel);
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     const token = deps.getToken();
     if (token !== null && token !== '') headers.token = token;
-    let body: string | undefined;
-    if (options.text !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.form !== undefined) {
+      body = options.form;
+    } else if (options.text !== undefined) {
       headers['content-type'] = options.text.contentType;
       body = options.text.value;
     } else if (options.body !== undefined) {
@@ -149,6 +168,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       payload = text === '' ? null : (JSON.parse(text) as unknown);
     } catch (cause) {
       const texts = deps.texts();
+      if (external?.aborted === true) {
+        throw new ApiError({ code: CLIENT_CODES.aborted, msg: texts.aborted ?? 'aborted', status: 0 });
+      }
       if (controller.signal.aborted)
         throw fail(new ApiError({ code: CLIENT_CODES.timeout, msg: texts.timeout, status: 0 }));
       if (cause instanceof SyntaxError) {
@@ -160,6 +182,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       );
     } finally {
       clearTimer(timer);
+      external?.removeEventListener('abort', cancel);
     }
 
     const failure = ZFailureEnvelope.safeParse(payload);

@@ -18,7 +18,7 @@ export class ApiError extends Error {
 }
 
 /** Client-side codes for failures without an envelope. */
-export const CLIENT_CODES = { network: -1, timeout: -2, badResponse: -3 } as const;
+export const CLIENT_CODES = { network: -1, timeout: -2, badResponse: -3, aborted: -4 } as const;
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
