@@ -100,6 +100,29 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.dayTrade, 'titles.dayTrade', () =>
         import('@/features/day-trade/components/day-trade-page').then((m) => m.DayTradePage),
       ),
+      page(PAGE_PATHS.realName, 'titles.realName', () =>
+        import('@/features/funds/components/real-name-page').then((m) => m.RealNamePage),
+      ),
+      page(PAGE_PATHS.bankAccount, 'titles.bankAccount', () =>
+        import('@/features/funds/components/bank-account-page').then((m) => m.BankAccountPage),
+      ),
+      page(PAGE_PATHS.accountLog, 'titles.accountLog', () =>
+        import('@/features/funds/components/account-log-page').then((m) => m.AccountLogPage),
+      ),
+      page(PAGE_PATHS.recharge, 'titles.recharge', () =>
+        import('@/features/funds/components/recharge-page').then((m) => m.RechargePage),
+      ),
+      page(PAGE_PATHS.withdrawal, 'titles.withdrawal', () =>
+        import('@/features/funds/components/withdrawal-page').then((m) => m.WithdrawalPage),
+      ),
+      page(PAGE_PATHS.message, 'titles.message', () =>
+        import('@/features/messages/components/message-page').then((m) => m.MessagePage),
+      ),
+      page(PAGE_PATHS.customerService, 'titles.customerService', () =>
+        import('@/features/customer-service/components/customer-service-page').then(
+          (m) => m.CustomerServicePage,
+        ),
+      ),
     ],
   },
 ];

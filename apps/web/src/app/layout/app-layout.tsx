@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router';
+import { useMessageEvents } from '@/shared/messages/messages-api';
 import { TAB_ORDER } from '@/shared/navigation/routes';
 import { useTradingEvents } from '@/shared/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
@@ -12,6 +13,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const matches = useMatches();
   useTradingEvents();
+  useMessageEvents();
   const handle = matches.map((m) => m.handle).findLast(isRouteHandle);
   const isTab = TAB_ORDER.some((p) => p === pathname);
   const title = handle === undefined ? t('common.appName') : t(handle.titleKey);

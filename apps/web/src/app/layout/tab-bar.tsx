@@ -1,6 +1,7 @@
 import { TabBar } from 'antd-mobile';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useUnreadCount } from '@/shared/messages/messages-api';
 import { switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS } from '@/shared/navigation/routes';
 import { TAB_ICONS } from './tab-icons';
@@ -16,6 +17,7 @@ const TABS = [
 /** The bottom tab bar: five tabs in the specification's order, 50 px high. */
 export function AppTabBar({ activePath }: { activePath: string }) {
   const { t } = useTranslation();
+  const unread = useUnreadCount();
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
@@ -32,8 +34,13 @@ export function AppTabBar({ activePath }: { activePath: string }) {
             key={tab.path}
             icon={TAB_ICONS[tab.key]}
             title={t(`tabs.${tab.key}`)}
+            badge={tab.key === 'user' && unread > 0 ? (unread > 99 ? '99+' : unread) : undefined}
             tabIndex={0}
-            aria-label={t(`tabs.${tab.key}`)}
+            aria-label={
+              tab.key === 'user' && unread > 0
+                ? `${t(`tabs.${tab.key}`)} (${t('messages.unreadCount', { n: unread })})`
+                : t(`tabs.${tab.key}`)
+            }
             aria-current={tab.path === activePath ? 'page' : undefined}
             data-path={tab.path}
           />

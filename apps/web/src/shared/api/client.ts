@@ -18,6 +18,7 @@ export const api = createApiClient({
     network: i18n.t('api.network'),
     badResponse: i18n.t('api.badResponse'),
     sessionExpired: tContract('errors.UNAUTHENTICATED'),
+    aborted: i18n.t('api.aborted'),
   }),
   clearSession: () => {
     sessionStore.clear();

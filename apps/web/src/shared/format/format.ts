@@ -38,3 +38,11 @@ export function formatDate(iso: string | Date, locale: Locale): string {
   const date = typeof iso === 'string' ? new Date(iso.length === 10 ? `${iso}T00:00:00+09:00` : iso) : iso;
   return dateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, dateStyle: 'long' }).format(date);
 }
+
+/** Money and instants in one locale, for pure modules that take their formatters as a parameter. */
+export function formattersFor(locale: Locale): {
+  money: (amount: Sen) => string;
+  dateTime: (iso: string) => string;
+} {
+  return { money: (amount) => formatMoney(amount, locale), dateTime: (iso) => formatDateTime(iso, locale) };
+}

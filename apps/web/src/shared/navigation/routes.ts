@@ -28,7 +28,17 @@ export const PAGE_PATHS = {
   pts: '/subPackages/index/pts/pts',
   /** The day (spot) trade screen of specification §2: day-trade margin. */
   dayTrade: '/subPackages/index/rinei/index',
+  realName: '/subPackages/real_name/real_name',
+  bankAccount: '/subPackages/bankAccount/bankAccount',
+  accountLog: '/subPackages/bankAccount/accountLog',
+  recharge: '/subPackages/recharge/recharge',
+  withdrawal: '/subPackages/withdrawal/withdrawal',
+  message: '/subPackages/message/message',
+  customerService: '/subPackages/customerService/customerService',
 } as const;
+
+/** The webview page showing an address (the deposit URL of getCzhiurl, a help page...). */
+export const webviewUrl = (url: string) => `${PAGE_PATHS.webview}?url=${encodeURIComponent(url)}`;
 
 /** The stock detail page of a code. */
 export const stockDetailUrl = (code: string) => `${PAGE_PATHS.stockDetail}?code=${encodeURIComponent(code)}`;

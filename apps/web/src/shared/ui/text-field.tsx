@@ -7,8 +7,9 @@ import { tContract } from '../i18n/i18n';
  * A labelled antd-mobile Input bound to react-hook-form. The error message is a contract key
  * (e.g. "validation.accountRequired") from the zod schema, translated here.
  */
-export interface TextFieldProps<T extends FieldValues> {
-  control: Control<T>;
+export interface TextFieldProps<T extends FieldValues, TOut extends FieldValues = T> {
+  /** The form's control; its schema may transform the values (e.g. an amount typed as text into sen). */
+  control: Control<T, unknown, TOut>;
   name: Path<T>;
   label: string;
   placeholder?: string;
@@ -19,7 +20,9 @@ export interface TextFieldProps<T extends FieldValues> {
   extra?: React.ReactNode;
 }
 
-export function TextField<T extends FieldValues>(props: TextFieldProps<T>) {
+export function TextField<T extends FieldValues, TOut extends FieldValues = T>(
+  props: TextFieldProps<T, TOut>,
+) {
   const id = useId();
   const errorId = `${id}-error`;
   const { field, fieldState } = useController({ control: props.control, name: props.name });

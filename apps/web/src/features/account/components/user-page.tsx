@@ -1,7 +1,8 @@
 import { localeOf, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
-import { List } from 'antd-mobile';
+import { Badge, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { useUnreadCount } from '@/shared/messages/messages-api';
 import { ordersUrl, PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
@@ -82,9 +83,30 @@ function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boo
 
 function AccountMenu() {
   const { t } = useTranslation();
+  const unread = useUnreadCount();
   return (
     <nav aria-label={t('user.menuLabel')}>
       <List>
+        <MenuLink to={PAGE_PATHS.recharge}>{t('user.rechargeMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.withdrawal}>{t('user.withdrawalMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.bankAccount}>{t('user.bankAccountMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.realName}>{t('user.realNameMenu')}</MenuLink>
+        <MenuLink
+          to={PAGE_PATHS.message}
+          extra={
+            unread > 0 ? (
+              <Badge
+                content={unread > 99 ? '99+' : unread}
+                aria-label={t('messages.unreadCount', { n: unread })}
+              >
+                <span data-testid="unread-badge" data-count={unread} />
+              </Badge>
+            ) : undefined
+          }
+        >
+          {t('user.messageMenu')}
+        </MenuLink>
+        <MenuLink to={PAGE_PATHS.customerService}>{t('user.customerServiceMenu')}</MenuLink>
         <MenuLink to={ordersUrl()}>{t('user.ordersMenu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.transactionLog}>{t('user.transactionLogMenu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.settings}>{t('titles.settings')}</MenuLink>

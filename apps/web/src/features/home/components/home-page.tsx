@@ -25,7 +25,20 @@ export function HomePage() {
       {unverified && (
         <section className="notice-card" role="status" data-testid="real-name-prompt">
           <h2>{t('home.realNameTitle')}</h2>
-          <p>{t('home.realNameBody')}</p>
+          <p>
+            {userInfo.real_name_status === 'pending' ? t('home.realNamePending') : t('home.realNameBody')}
+          </p>
+          <a
+            className="notice-card__link"
+            href={`#${PAGE_PATHS.realName}`}
+            onClick={(event) => {
+              event.preventDefault();
+              navigateTo(PAGE_PATHS.realName);
+            }}
+          >
+            {userInfo.real_name_status === 'pending' ? t('home.realNameStatusLink') : t('home.realNameLink')}{' '}
+            ›
+          </a>
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
@@ -78,10 +91,13 @@ function QuickLinks({ loggedIn }: { loggedIn: boolean }) {
       ? ([
           [ordersUrl(), t('home.ordersLink')],
           [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
+          [PAGE_PATHS.recharge, t('home.rechargeLink')],
+          [PAGE_PATHS.withdrawal, t('home.withdrawalLink')],
         ] as [string, string][])
       : []),
     [PAGE_PATHS.pts, t('home.ptsLink')],
     [PAGE_PATHS.dayTrade, t('home.dayTradeLink')],
+    [PAGE_PATHS.customerService, t('home.customerServiceLink')],
   ];
   return (
     <nav className="quick-links" aria-label={t('home.quickLinks')}>

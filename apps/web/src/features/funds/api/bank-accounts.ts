@@ -1,0 +1,54 @@
+import {
+  ZBankAccount,
+  ZBankAccountCreate,
+  ZBankAccountList,
+  ZBankAccountLog,
+  ZLoginPassword,
+} from '@kabuto/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '@/shared/api/client';
+import { FUNDS_KEY } from '@/shared/messages/messages-api';
+
+export const bankAccountKeys = {
+  all: [FUNDS_KEY, 'bank-accounts'] as const,
+  list: (userId: number | null) => [...bankAccountKeys.all, 'list', userId] as const,
+  log: (userId: number | null) => [...bankAccountKeys.all, 'log', userId] as const,
+};
+
+/** GET /api/bank-accounts: the user's accounts (replaced ones included, newest first). */
+export function bankAccountsQuery(userId: number | null, token: string | null) {
+  return queryOptions({
+    queryKey: bankAccountKeys.list(userId),
+    queryFn: () => api.request({ path: '/bank-accounts', schema: ZBankAccountList }),
+    enabled: token !== null && userId !== null,
+  });
+}
+
+/** GET /api/bank-accounts/log: every change to them. */
+export function bankAccountLogQuery(userId: number | null, token: string | null) {
+  return queryOptions({
+    queryKey: bankAccountKeys.log(userId),
+    queryFn: () => api.request({ path: '/bank-accounts/log', schema: ZBankAccountLog }),
+    enabled: token !== null && userId !== null,
+  });
+}
+
+/** The form's fields (the login password is asked for separately, at the end). */
+export const bankAccountFormSchema = ZBankAccountCreate.omit({ login_password: true, replaces_id: true });
+export type BankAccountFormInput = z.input<typeof bankAccountFormSchema>;
+export type BankAccountFormOutput = z.output<typeof bankAccountFormSchema>;
+
+export const loginPasswordSchema = z.object({ login_password: ZLoginPassword });
+
+export type BankAccountCreateBody = z.output<typeof ZBankAccountCreate>;
+
+/** POST /api/bank-accounts: adds an account, or replaces one (replaces_id). */
+export function useAddBankAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BankAccountCreateBody) =>
+      api.request({ method: 'POST', path: '/bank-accounts', body, schema: ZBankAccount, toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: bankAccountKeys.all }),
+  });
+}

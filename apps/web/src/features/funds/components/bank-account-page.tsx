@@ -1,0 +1,278 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ERRORS, type TBankAccount } from '@kabuto/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { fieldIssuesOf, isApiError } from '@/shared/api/api-error';
+import { applyServerIssues } from '@/shared/api/server-issues';
+import { navigateTo } from '@/shared/navigation/nav';
+import { PAGE_PATHS } from '@/shared/navigation/routes';
+import { useSession } from '@/shared/session/session';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { PageLoading } from '@/shared/ui/page-loading';
+import { RequireVerified } from '@/shared/ui/require-verified';
+import { TextField } from '@/shared/ui/text-field';
+import { showSuccess, showToast } from '@/shared/ui/toast';
+import {
+  bankAccountFormSchema,
+  bankAccountsQuery,
+  useAddBankAccount,
+  type BankAccountFormInput,
+  type BankAccountFormOutput,
+} from '../api/bank-accounts';
+import { identityQuery } from '../api/identity';
+import { AuthImage } from './auth-image';
+import { PasswordPrompt } from './password-prompt';
+import { PhotoUpload } from './photo-upload';
+import { ReviewStatus } from './review-status';
+
+/** /subPackages/bankAccount/bankAccount: the user's own-name accounts for withdrawals; add or change one. */
+export function BankAccountPage() {
+  return (
+    <RequireVerified>
+      <BankAccounts />
+    </RequireVerified>
+  );
+}
+
+/** What the form is doing: nothing, adding an account, or replacing one. */
+type Editing = null | { replaces: TBankAccount | null };
+
+function BankAccounts() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const { data, isPending } = useQuery(bankAccountsQuery(userId, token));
+  const [editing, setEditing] = useState<Editing>(null);
+  const accounts = (data?.items ?? []).filter((a) => a.status !== 'replaced');
+
+  if (editing !== null) {
+    return (
+      <BankAccountForm
+        replaces={editing.replaces}
+        onDone={() => {
+          setEditing(null);
+        }}
+      />
+    );
+  }
+  return (
+    <div className="funds-page">
+      <p className="form-page__intro">{t('bankAccount.intro')}</p>
+      {isPending ? (
+        <PageLoading />
+      ) : accounts.length === 0 ? (
+        <EmptyState description={t('bankAccount.empty')} />
+      ) : (
+        <ul className="funds-list" data-testid="bank-accounts" aria-label={t('titles.bankAccount')}>
+          {accounts.map((account) => (
+            <li key={account.id} className="funds-card" data-testid="bank-account">
+              <div className="funds-card__head">
+                <strong>{account.bank_name}</strong>
+                <ReviewStatus status={account.status} />
+              </div>
+              <dl className="funds-details">
+                <div>
+                  <dt>{t('bankAccount.branch')}</dt>
+                  <dd>
+                    {account.branch_name} ({account.branch_number})
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('bankAccount.accountNumber')}</dt>
+                  <dd>{account.account_number}</dd>
+                </div>
+                <div>
+                  <dt>{t('bankAccount.holderName')}</dt>
+                  <dd>{account.holder_name}</dd>
+                </div>
+              </dl>
+              {account.status === 'rejected' && account.reason !== null && (
+                <p className="funds-reason">
+                  <strong>{t('funds.reason')}:</strong> {account.reason}
+                </p>
+              )}
+              {account.image_upload_id !== null && (
+                <AuthImage uploadId={account.image_upload_id} alt={t('bankAccount.image')} />
+              )}
+              <Button
+                size="small"
+                fill="outline"
+                onClick={() => {
+                  setEditing({ replaces: account });
+                }}
+              >
+                {t('bankAccount.change')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Button
+        block
+        color="primary"
+        onClick={() => {
+          setEditing({ replaces: null });
+        }}
+      >
+        {t('bankAccount.add')}
+      </Button>
+      <Button
+        block
+        fill="none"
+        onClick={() => {
+          navigateTo(PAGE_PATHS.accountLog);
+        }}
+      >
+        {t('bankAccount.toLog')}
+      </Button>
+    </div>
+  );
+}
+
+function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const verifiedName = useQuery(identityQuery(userId, token)).data?.full_name ?? null;
+  const mutation = useAddBankAccount();
+  const [imageId, setImageId] = useState('');
+  const [pending, setPending] = useState<BankAccountFormOutput | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const form = useForm<BankAccountFormInput, unknown, BankAccountFormOutput>({
+    resolver: zodResolver(bankAccountFormSchema),
+    defaultValues: {
+      holder_name: replaces?.holder_name ?? verifiedName ?? '',
+      account_number: '',
+      bank_name: replaces?.bank_name ?? '',
+      branch_name: replaces?.branch_name ?? '',
+      branch_number: replaces?.branch_number ?? '',
+    },
+  });
+  const onSubmit = form.handleSubmit((values) => {
+    setPasswordError(null);
+    setPending(values);
+  });
+
+  const send = (password: string) => {
+    if (pending === null) return;
+    mutation.mutate(
+      {
+        ...pending,
+        ...(imageId === '' ? {} : { image_upload_id: imageId }),
+        login_password: password,
+        ...(replaces === null ? {} : { replaces_id: replaces.id }),
+      },
+      {
+        onSuccess: () => {
+          setPending(null);
+          showSuccess(replaces === null ? t('bankAccount.added') : t('bankAccount.changed'));
+          onDone();
+        },
+        onError: (error) => {
+          if (!isApiError(error)) return;
+          const passwordIssue = fieldIssuesOf(error).find((i) => i.field === 'login_password');
+          if (error.code === ERRORS.PASSWORD_WRONG.code || passwordIssue !== undefined) {
+            setPasswordError(passwordIssue?.message ?? error.msg);
+            return;
+          }
+          setPending(null);
+          if (error.code === ERRORS.BANK_HOLDER_MISMATCH.code) {
+            form.setError('holder_name', { type: 'server', message: error.msg }, { shouldFocus: true });
+            return;
+          }
+          applyServerIssues(
+            error,
+            ['holder_name', 'account_number', 'bank_name', 'branch_name', 'branch_number'],
+            form.setError,
+          );
+          showToast(error.msg, 2000);
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <form
+        className="form-page"
+        onSubmit={(e) => void onSubmit(e)}
+        noValidate
+        aria-label={replaces === null ? t('bankAccount.add') : t('bankAccount.change')}
+      >
+        <h2 className="funds-heading">
+          {replaces === null ? t('bankAccount.add') : t('bankAccount.change')}
+        </h2>
+        <p className="funds-note" data-testid="holder-rule">
+          {verifiedName === null
+            ? t('bankAccount.holderRule')
+            : t('bankAccount.holderRuleNamed', { name: verifiedName })}
+        </p>
+        <TextField
+          control={form.control}
+          name="holder_name"
+          label={t('bankAccount.holderName')}
+          placeholder={t('bankAccount.holderNamePlaceholder')}
+          maxLength={60}
+        />
+        <TextField
+          control={form.control}
+          name="account_number"
+          label={t('bankAccount.accountNumber')}
+          placeholder={t('bankAccount.accountNumberPlaceholder')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={7}
+        />
+        <TextField
+          control={form.control}
+          name="bank_name"
+          label={t('bankAccount.bankName')}
+          placeholder={t('bankAccount.bankNamePlaceholder')}
+          maxLength={60}
+        />
+        <TextField
+          control={form.control}
+          name="branch_name"
+          label={t('bankAccount.branchName')}
+          placeholder={t('bankAccount.branchNamePlaceholder')}
+          maxLength={60}
+        />
+        <TextField
+          control={form.control}
+          name="branch_number"
+          label={t('bankAccount.branchNumber')}
+          placeholder={t('bankAccount.branchNumberPlaceholder')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={3}
+        />
+        <PhotoUpload
+          label={t('bankAccount.image')}
+          purpose="bank_account"
+          value={imageId}
+          onChange={setImageId}
+          optional
+          testId="photo-bank_account"
+        />
+        <Button block color="primary" size="large" type="submit" loading={mutation.isPending}>
+          {t('bankAccount.save')}
+        </Button>
+        <Button block fill="none" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+      </form>
+      <PasswordPrompt
+        visible={pending !== null}
+        busy={mutation.isPending}
+        error={passwordError}
+        onConfirm={send}
+        onCancel={() => {
+          if (!mutation.isPending) setPending(null);
+        }}
+      />
+    </>
+  );
+}

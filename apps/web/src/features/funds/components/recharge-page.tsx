@@ -1,0 +1,300 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  localeOf,
+  sen,
+  ZDepositUrlResponse,
+  type Locale,
+  type TDeposit,
+  type TDepositAccount,
+} from '@kabuto/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Dialog } from 'antd-mobile';
+import { useId, useMemo, useState } from 'react';
+import { useController, useForm, type Control } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { api } from '@/shared/api/client';
+import { applyServerIssues } from '@/shared/api/server-issues';
+import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
+import { tContract } from '@/shared/i18n/i18n';
+import { navigateTo } from '@/shared/navigation/nav';
+import { webviewUrl } from '@/shared/navigation/routes';
+import { useSession } from '@/shared/session/session';
+import { userInfoKeys } from '@/shared/session/user-info-query';
+import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { PageLoading } from '@/shared/ui/page-loading';
+import { RequireVerified } from '@/shared/ui/require-verified';
+import { TextField } from '@/shared/ui/text-field';
+import { showSuccess } from '@/shared/ui/toast';
+import { amountFieldSchema } from '../amount';
+import { depositAccountQuery, depositKeys, depositRecordsQuery, fileDeposit } from '../api/deposits';
+import { tokyoToday } from '../tokyo-date';
+import { CopyButton } from './copy-value';
+import { PhotoUpload } from './photo-upload';
+import { ReviewStatus } from './review-status';
+
+/**
+ * /subPackages/recharge/recharge: the user's own virtual account for bank transfers, the fraud warning,
+ * the optional deposit URL, the deposit notice form and the deposit records.
+ */
+export function RechargePage() {
+  return (
+    <RequireVerified>
+      <Recharge />
+    </RequireVerified>
+  );
+}
+
+function Recharge() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const { data: account } = useQuery(depositAccountQuery(userId, token));
+  const { data: czhi } = useQuery({
+    queryKey: ['funds', 'deposit-url', userId],
+    queryFn: () => api.request({ path: '/index/getCzhiurl', schema: ZDepositUrlResponse, toast: false }),
+    enabled: token !== null,
+    staleTime: 5 * 60_000,
+  });
+  const depositUrl = czhi?.url ?? account?.deposit_url ?? null;
+  return (
+    <div className="funds-page">
+      <aside className="fraud-warning" role="note" data-testid="fraud-warning">
+        {t('recharge.fraudWarning')}
+      </aside>
+      {account === undefined ? <PageLoading /> : <VirtualAccount account={account} />}
+      {depositUrl !== null && (
+        <Button
+          block
+          color="primary"
+          fill="outline"
+          onClick={() => {
+            navigateTo(webviewUrl(depositUrl));
+          }}
+        >
+          {t('recharge.openDepositUrl')}
+        </Button>
+      )}
+      <DepositForm />
+      <DepositRecords />
+    </div>
+  );
+}
+
+function VirtualAccount({ account }: { account: TDepositAccount }) {
+  const { t } = useTranslation();
+  const rows: [string, string, string][] = [
+    ['bank', t('recharge.bankName'), account.bank_name],
+    ['branch', t('recharge.branch'), `${account.branch_name} (${account.branch_number})`],
+    ['type', t('recharge.accountType'), t(`recharge.accountTypes.${account.account_type}`)],
+    ['number', t('recharge.accountNumber'), account.account_number],
+    ['holder', t('recharge.holder'), account.holder],
+  ];
+  return (
+    <section className="funds-card" aria-labelledby="virtual-account-title" data-testid="virtual-account">
+      <h2 id="virtual-account-title" className="funds-heading">
+        {t('recharge.accountTitle')}
+      </h2>
+      <p className="funds-note">{t('recharge.accountIntro')}</p>
+      <dl className="funds-details">
+        {rows.map(([key, label, value]) => (
+          <div key={key} className="funds-details__copy">
+            <dt>{label}</dt>
+            <dd data-testid={`virtual-account-${key}`}>{value}</dd>
+            {key !== 'type' && (
+              <CopyButton value={key === 'branch' ? account.branch_number : value} label={label} />
+            )}
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function depositFormSchema(locale: Locale) {
+  return z.object({
+    amount: amountFieldSchema(locale),
+    transfer_date: z.iso.date({ error: 'validation.transferDateRequired' }),
+  });
+}
+type DepositFormInput = z.input<ReturnType<typeof depositFormSchema>>;
+type DepositFormOutput = z.output<ReturnType<typeof depositFormSchema>>;
+
+function DepositForm() {
+  const { t } = useTranslation();
+  const locale = localeOf(useSession((s) => s.lang));
+  const client = useQueryClient();
+  const schema = useMemo(() => depositFormSchema(locale), [locale]);
+  const [action] = useState(() => createIdempotentAction(fileDeposit));
+  const [proofId, setProofId] = useState('');
+  const [proofKey, setProofKey] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const form = useForm<DepositFormInput, unknown, DepositFormOutput>({
+    resolver: zodResolver(schema),
+    defaultValues: { amount: '', transfer_date: tokyoToday() },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const filed = await sendWithRetry(
+        action,
+        {
+          amount: values.amount,
+          transfer_date: values.transfer_date,
+          ...(proofId === '' ? {} : { proof_upload_id: proofId }),
+        },
+        () =>
+          Dialog.confirm({
+            content: t('funds.retryPrompt'),
+            confirmText: t('funds.retry'),
+            cancelText: t('common.cancel'),
+          }),
+      );
+      if (filed === null) return;
+      showSuccess(t('recharge.filed'), 2000);
+      form.reset({ amount: '', transfer_date: tokyoToday() });
+      setProofId('');
+      setProofKey((k) => k + 1);
+      void client.invalidateQueries({ queryKey: depositKeys.all });
+      void client.invalidateQueries({ queryKey: userInfoKeys.all });
+    } catch (error) {
+      applyServerIssues(error, ['amount', 'transfer_date'], form.setError);
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <form
+      className="form-page funds-card"
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      aria-labelledby="deposit-form-title"
+    >
+      <h2 id="deposit-form-title" className="funds-heading">
+        {t('recharge.formTitle')}
+      </h2>
+      <p className="funds-note">{t('recharge.formIntro')}</p>
+      <TextField
+        control={form.control}
+        name="amount"
+        label={t('recharge.amount')}
+        placeholder={t('recharge.amountPlaceholder')}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={16}
+      />
+      <DateField control={form.control} label={t('recharge.transferDate')} />
+      <PhotoUpload
+        key={proofKey}
+        label={t('recharge.proof')}
+        purpose="deposit_proof"
+        value={proofId}
+        onChange={setProofId}
+        optional
+        testId="photo-deposit_proof"
+      />
+      <Button block color="primary" size="large" type="submit" loading={busy}>
+        {t('recharge.submit')}
+      </Button>
+    </form>
+  );
+}
+
+function DateField({
+  control,
+  label,
+}: {
+  control: Control<DepositFormInput, unknown, DepositFormOutput>;
+  label: string;
+}) {
+  const id = useId();
+  const { field, fieldState } = useController({ control, name: 'transfer_date' });
+  const message = fieldState.error?.message;
+  return (
+    <div className={`text-field${message === undefined ? '' : ' text-field--invalid'}`}>
+      <label className="text-field__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        ref={(element) => {
+          field.ref(element);
+        }}
+        className="funds-date"
+        type="date"
+        name={field.name}
+        value={field.value}
+        max={tokyoToday()}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+        aria-invalid={message !== undefined}
+        aria-describedby={message === undefined ? undefined : `${id}-error`}
+      />
+      {message !== undefined && (
+        <div className="text-field__error" id={`${id}-error`} role="alert">
+          {message.startsWith('validation.') ? tContract(message) : message}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function DepositRecords() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const locale = localeOf(useSession((s) => s.lang));
+  const { data, isPending } = useQuery(depositRecordsQuery(userId, token));
+  return (
+    <section aria-labelledby="deposit-records-title">
+      <h2 id="deposit-records-title" className="funds-heading">
+        {t('recharge.records')}
+      </h2>
+      {isPending ? (
+        <PageLoading />
+      ) : (data?.items.length ?? 0) === 0 ? (
+        <EmptyState />
+      ) : (
+        <ol className="funds-list" data-testid="deposit-records">
+          {data?.items.map((d) => (
+            <DepositRecord key={d.id} deposit={d} locale={locale} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function DepositRecord({ deposit, locale }: { deposit: TDeposit; locale: Locale }) {
+  const { t } = useTranslation();
+  return (
+    <li className="funds-card" data-testid="deposit-record" data-status={deposit.status}>
+      <div className="funds-card__head">
+        <strong data-testid="record-amount">{formatMoney(sen(deposit.amount), locale)}</strong>
+        <ReviewStatus status={deposit.status} />
+      </div>
+      <dl className="funds-details">
+        <div>
+          <dt>{t('recharge.transferDate')}</dt>
+          <dd>{formatDate(deposit.transfer_date, locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('funds.filedAt')}</dt>
+          <dd>{formatDateTime(deposit.created_at, locale)}</dd>
+        </div>
+        {deposit.reviewed_at !== null && (
+          <div>
+            <dt>{t('funds.reviewedAt')}</dt>
+            <dd>{formatDateTime(deposit.reviewed_at, locale)}</dd>
+          </div>
+        )}
+      </dl>
+      {deposit.status === 'rejected' && (
+        <p className="funds-reason" data-testid="record-reason">
+          <strong>{t('funds.reason')}:</strong> {deposit.reason ?? '—'}
+        </p>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,75 @@
+import { ZMessagePage, ZUnreadCount, type TUserEvent } from '@kabuto/contract';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../api/client';
+import { subscribeUserEvents } from '../realtime/realtime';
+import { useSession } from '../session/session';
+import { userInfoKeys } from '../session/user-info-query';
+
+/**
+ * The user's messages (GET /api/messages, /api/messages/unread-count, POST /api/messages/read) and their
+ * live updates. Shared because the user tab, the user page and the message page all show the unread count.
+ */
+export const messageKeys = {
+  all: ['messages'] as const,
+  unread: (userId: number | null) => [...messageKeys.all, 'unread', userId] as const,
+  list: (userId: number | null) => [...messageKeys.all, 'list', userId] as const,
+};
+
+/** The query-key prefix of the funds pages (identity, bank accounts, deposits, withdrawals). */
+export const FUNDS_KEY = 'funds';
+
+export const MESSAGES_PAGE_SIZE = 30;
+
+export function unreadCountQuery(userId: number | null, token: string | null) {
+  return queryOptions({
+    queryKey: messageKeys.unread(userId),
+    queryFn: () => api.request({ path: '/messages/unread-count', schema: ZUnreadCount, toast: false }),
+    enabled: token !== null && userId !== null,
+    staleTime: 30_000,
+  });
+}
+
+/** The unread count of the logged-in user (0 when logged out or not known yet). */
+export function useUnreadCount(): number {
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const { data } = useQuery(unreadCountQuery(userId, token));
+  return token === null ? 0 : (data?.unread ?? 0);
+}
+
+export function fetchMessages(offset: number) {
+  return api.request({
+    path: '/messages',
+    query: { limit: MESSAGES_PAGE_SIZE, offset },
+    schema: ZMessagePage,
+  });
+}
+
+export function markMessagesRead(body: { ids: number[] } | { all: true }) {
+  return api.request({ method: 'POST', path: '/messages/read', body, schema: ZUnreadCount });
+}
+
+const FUNDS_KINDS = /^(identity|bank_account|deposit|withdrawal)\./;
+
+/** What a user event changes: the messages always (every event carries one), and the funds pages. */
+export function refreshForEvent(client: QueryClient, event: TUserEvent): Promise<unknown> {
+  const work: Promise<unknown>[] = [client.invalidateQueries({ queryKey: messageKeys.all })];
+  if (FUNDS_KINDS.test(event.kind)) {
+    work.push(client.invalidateQueries({ queryKey: [FUNDS_KEY] }));
+    work.push(client.invalidateQueries({ queryKey: userInfoKeys.all }));
+  }
+  return Promise.all(work);
+}
+
+/** While logged in: every event pushed on the user channel refreshes the messages and what it changed. */
+export function useMessageEvents(): void {
+  const token = useSession((s) => s.token);
+  const client = useQueryClient();
+  useEffect(() => {
+    if (token === null) return;
+    return subscribeUserEvents((event) => {
+      void refreshForEvent(client, event);
+    });
+  }, [token, client]);
+}
