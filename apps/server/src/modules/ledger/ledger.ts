@@ -31,6 +31,44 @@ export async function openUserAccounts(db: Executor, userId: number): Promise<vo
 }
 
 /**
+ * What one drizzle database (a PostgreSQL pool or a PGlite instance) has taught this process, found from
+ * the database object or any transaction on it: drizzle makes one PgDialect per database and hands that
+ * same object to every transaction it opens. Nothing is remembered when it cannot be found that way.
+ */
+function memoryOf<T>(memory: WeakMap<object, T>, db: Executor, make: () => T): T | undefined {
+  const dialect = (db as unknown as { dialect?: unknown }).dialect;
+  if (typeof dialect !== 'object' || dialect === null) return undefined;
+  let found = memory.get(dialect);
+  if (!found) {
+    found = make();
+    memory.set(dialect, found);
+  }
+  return found;
+}
+
+/**
+ * Ledger account ids, per database, for the life of the process. An account row is never updated or
+ * deleted once created and ids are never reused, so an id read once stays right. A user's accounts are
+ * opened in the transaction that creates the user: if it rolls back, the user's id is gone for good and
+ * the remembered ids are never asked for. A house account opened by this process is not remembered (its
+ * transaction could still roll back); the migrations open them all, so that only happens to a new kind.
+ */
+interface AccountIds {
+  user: Map<string, number>;
+  house: Map<HouseAccountKind, number>;
+  openedHere: Set<HouseAccountKind>;
+}
+const accountIdMemory = new WeakMap<object, AccountIds>();
+/** About a hundred thousand users' accounts; past that the memory starts again (a few MiB at most). */
+const MAX_REMEMBERED_USER_ACCOUNTS = 400_000;
+const accountIdsOf = (db: Executor) =>
+  memoryOf(accountIdMemory, db, (): AccountIds => ({
+    user: new Map<string, number>(),
+    house: new Map<HouseAccountKind, number>(),
+    openedHere: new Set<HouseAccountKind>(),
+  }));
+
+/**
  * Takes the user's row lock for the rest of the transaction: every money movement of a user runs under it,
  * so balance checks cannot race and the user's hash chain grows one posting at a time. It is the first
  * lock such a transaction takes (before any insert that references the user), and it is NO KEY UPDATE, which
@@ -41,22 +79,36 @@ export async function lockUser(tx: Executor, userId: number): Promise<void> {
 }
 
 export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {
-  const [row] = await db
-    .select({ id: ledgerAccounts.id })
+  const ids = accountIdsOf(db);
+  const known = ids?.user.get(`${userId}:${kind}`);
+  if (known !== undefined) return known;
+  // All of the user's accounts at once: the next entry usually touches another of them.
+  const rows = await db
+    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.kind, kind)));
+    .where(eq(ledgerAccounts.userId, userId));
+  if (ids && ids.user.size + rows.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
+  for (const row of rows) ids?.user.set(`${userId}:${row.kind}`, row.id);
+  const row = rows.find((r) => r.kind === kind);
   if (!row) throw new LedgerError(`user ${userId} has no ${kind} account`);
   return row.id;
 }
 
 export async function houseAccountId(db: Executor, kind: HouseAccountKind): Promise<number> {
+  const ids = accountIdsOf(db);
+  const known = ids?.house.get(kind);
+  if (known !== undefined) return known;
   const find = () =>
     db
       .select({ id: ledgerAccounts.id })
       .from(ledgerAccounts)
       .where(and(isNull(ledgerAccounts.userId), eq(ledgerAccounts.kind, kind)));
   const [existing] = await find();
-  if (existing) return existing.id;
+  if (existing) {
+    if (ids && !ids.openedHere.has(kind)) ids.house.set(kind, existing.id);
+    return existing.id;
+  }
+  ids?.openedHere.add(kind);
   await db.insert(ledgerAccounts).values({ userId: null, kind }).onConflictDoNothing();
   const [created] = await find();
   if (!created) throw new LedgerError(`house account ${kind} could not be opened`);
@@ -102,7 +154,7 @@ export async function postEntry(
     .returning({ id: journalEntries.id });
   if (!created) throw new LedgerError('journal entry was not written');
   const at = entry.at.toISOString();
-  const heads = new Map<number, { seq: number; hash: string }>();
+  const heads = new Map<number, ChainHead>();
   const rows = [];
   for (const line of lines) {
     if ('house' in line) {
@@ -139,7 +191,12 @@ export async function postEntry(
   return created.id;
 }
 
-async function chainHead(db: Executor, userId: number): Promise<{ seq: number; hash: string }> {
+interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+async function chainHead(db: Executor, userId: number): Promise<ChainHead> {
   const [last] = await db
     .select({ seq: postings.seq, hash: postings.hash })
     .from(postings)
