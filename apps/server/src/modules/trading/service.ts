@@ -84,24 +84,32 @@ function isStale(quote: Quote, now: Date): boolean {
   return now.getTime() - new Date(quote.time).getTime() > STALE_QUOTE_MS;
 }
 
+/**
+ * Writes an order with its number in one statement: the number is the UTC day of `now` and the order's id
+ * (at least 8 digits), e.g. 2026112400000042. The id is drawn from the orders' identity sequence in a CTE,
+ * which PostgreSQL runs once however often the statement reads it, and given to both columns.
+ */
 async function newOrder(
   tx: Tx,
-  values: Omit<typeof orders.$inferInsert, 'orderNo'>,
+  values: Omit<typeof orders.$inferInsert, 'id' | 'orderNo'>,
   now: Date,
 ): Promise<OrderRow> {
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
+  const next = tx
+    .$with('next_order', { id: sql<number>`id` })
+    .as(sql`select nextval(pg_get_serial_sequence('orders', 'id')) as id`);
   const [row] = await tx
+    .with(next)
     .insert(orders)
-    .values({ ...values, orderNo: `tmp-${now.getTime()}-${Math.random()}` })
+    .overridingSystemValue()
+    .values({
+      ...values,
+      id: sql`(select id from next_order)`,
+      orderNo: sql`${day} || (select lpad(id::text, greatest(8, length(id::text)), '0') from next_order)`,
+    })
     .returning();
   if (!row) throw new Error('order was not written');
-  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
-  const [numbered] = await tx
-    .update(orders)
-    .set({ orderNo: `${day}${String(row.id).padStart(8, '0')}` })
-    .where(eq(orders.id, row.id))
-    .returning();
-  if (!numbered) throw new Error('order was not numbered');
-  return numbered;
+  return row;
 }
 
 /** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */

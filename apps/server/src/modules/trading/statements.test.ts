@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TOrder } from '@kabuto/contract';
+import { orders } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { TestMarket } from '../../test/test-market.js';
 
@@ -56,7 +58,7 @@ describe('statements per order', () => {
     expect(answer?.status).toBe('filled');
     if (process.env['SHOW_STATEMENTS']) console.log(statements.join('\n'));
     console.log(`market buy: ${statements.length} statements (BEGIN and COMMIT not counted)`);
-    expect(statements.length).toBeLessThanOrEqual(16);
+    expect(statements.length).toBeLessThanOrEqual(13);
   });
 
   it('a replay of the same key', async () => {
@@ -66,5 +68,21 @@ describe('statements per order', () => {
     const statements = await statementsOf(() => place(u.token, key));
     console.log(`replay: ${statements.length} statements`);
     expect(statements.length).toBeLessThanOrEqual(4);
+  });
+
+  it('numbers an order in its insert: the UTC day and the id, at least 8 digits', async () => {
+    const u = await registerAndLogin(t);
+    const numberOf = async () => {
+      const answer = body<TOrder>(await place(u.token)).data;
+      const [row] = await t.database.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.orderNo, answer.order_no));
+      return { orderNo: answer.order_no, id: row?.id ?? -1 };
+    };
+    const first = await numberOf();
+    expect(first.orderNo).toBe(`20261124${String(first.id).padStart(8, '0')}`);
+    await t.database.db.execute(sql`select setval(pg_get_serial_sequence('orders', 'id'), 123456788)`);
+    expect(await numberOf()).toEqual({ orderNo: '20261124123456789', id: 123456789 });
   });
 });
