@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -12,7 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { APP_VERSION, localeOf, yen, type FeeSchedule } from '@kabuto/contract';
+import { APP_VERSION, ERRORS, localeOf, translate, yen, type FeeSchedule } from '@kabuto/contract';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Clock } from './lib/clock.js';
@@ -111,6 +116,26 @@ function uploadStore(config: Config): UploadStore {
   return new DiskUploadStore(join(config.DATA_DIR, 'uploads'));
 }
 
+/**
+ * What the router refuses before any route or hook runs (a path that is not valid URL encoding, a path
+ * parameter over the router's length limit) still leaves as the envelope: a VALIDATION failure in the
+ * language of the request's `lang`.
+ */
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  let lang: string | null = null;
+  try {
+    lang = new URL(request.raw.url ?? '/', 'http://localhost').searchParams.get('lang');
+  } catch {
+    lang = null;
+  }
+  const msg = translate(localeOf(lang), 'errors.VALIDATION');
+  void reply.status(ERRORS.VALIDATION.http).send({
+    code: ERRORS.VALIDATION.code,
+    msg,
+    data: { issues: [{ field: 'url', rule: error.code, message: msg }] },
+  });
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -119,6 +144,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: config.TRUST_PROXY,
     // Every route keeps its own schema; unknown query keys other than declared ones are ignored.
     ajv: { customOptions: { removeAdditional: false } },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
