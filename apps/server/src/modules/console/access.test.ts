@@ -228,6 +228,41 @@ describe('the console API, walked from its OpenAPI document', () => {
     }
   });
 
+  it('answers bad input with an envelope and a 4xx, never a 500', async () => {
+    const admin = await operatorHeaders('administrator');
+    const ids = ['0', '-1', 'abc', '99999999999', '1.5', '%00', 'x'.repeat(300)];
+    const query = `?limit=abc&offset=-1&from=yesterday&to=2026-02-30&status=zzz&q=${'9'.repeat(60)}&user_id=x`;
+    const payloads: (string | undefined)[] = [undefined, '{}', '[]', '"x"', 'null', '{"reason":', '{"a":1}'];
+    const skip = new Set(['POST /api/console/logout', 'POST /api/console/login']);
+    for (const r of routes.filter((x) => !skip.has(x.route))) {
+      for (const id of r.path.includes('{') ? ids : ['']) {
+        const url = `${r.path.replace(/\{\w+\}/, id)}${query}`;
+        for (const payload of r.method === 'GET' ? [undefined] : payloads) {
+          const res = await t.app.inject({
+            method: r.method as 'GET' | 'POST' | 'PUT',
+            url,
+            headers: { ...admin, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+            ...(payload === undefined ? {} : { payload }),
+          });
+          const where = `${r.route} ${url} ${payload ?? ''}`;
+          expect(res.statusCode, `${where} ${res.body}`).toBeLessThan(500);
+          const answer = body(res);
+          expect(typeof answer.code, where).toBe('number');
+          expect(typeof answer.msg, where).toBe('string');
+        }
+      }
+    }
+  });
+
+  it('answers a path the router refuses (over-long parameter, bad encoding) in the envelope, localized', async () => {
+    const admin = await operatorHeaders('administrator');
+    for (const id of ['x'.repeat(300), '%zz']) {
+      const res = await t.app.inject({ url: `/api/console/users/${id}/orders?lang=jp`, headers: admin });
+      expect(res.statusCode).toBe(400);
+      expect(body(res)).toMatchObject({ code: 400, msg: '入力内容をご確認ください' });
+    }
+  });
+
   it('has no route that edits money: no request of a non-GET route names a balance, amount, price or the like', () => {
     const writes = routes.filter((r) => r.method !== 'GET');
     expect(writes.length).toBeGreaterThan(10);
