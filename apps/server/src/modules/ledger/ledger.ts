@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, is, isNull, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { negSen, sen, type Sen } from '@kabuto/contract';
 import type { Executor } from '../../db/client.js';
 import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.js';
@@ -69,13 +70,41 @@ const accountIdsOf = (db: Executor) =>
   }));
 
 /**
+ * Users whose row lock a transaction holds (keyed by the transaction object, so a nested transaction,
+ * which could roll back to its savepoint and release what it took, keeps its own), and the head of each
+ * such user's hash chain as this transaction last read or wrote it. While the lock is held no other
+ * transaction can add to the chain, and only postEntry writes postings, so the head stays exact.
+ */
+interface TxMemory {
+  locked: Set<number>;
+  heads: Map<number, ChainHead>;
+}
+const txMemory = new WeakMap<object, TxMemory>();
+
+function lockedIn(tx: Executor, userId: number): TxMemory | undefined {
+  const memory = txMemory.get(tx);
+  return memory?.locked.has(userId) ? memory : undefined;
+}
+
+/**
  * Takes the user's row lock for the rest of the transaction: every money movement of a user runs under it,
  * so balance checks cannot race and the user's hash chain grows one posting at a time. It is the first
  * lock such a transaction takes (before any insert that references the user), and it is NO KEY UPDATE, which
  * foreign-key checks of other transactions do not wait for; together that rules out lock-order deadlocks.
+ * A transaction that already holds it (the idempotency claim takes it before the order path asks again)
+ * does not send the statement a second time: a row lock is held until the transaction ends.
  */
 export async function lockUser(tx: Executor, userId: number): Promise<void> {
+  const inTransaction = is(tx, PgTransaction);
+  if (inTransaction && lockedIn(tx, userId)) return;
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+  if (!inTransaction) return;
+  let memory = txMemory.get(tx);
+  if (!memory) {
+    memory = { locked: new Set(), heads: new Map() };
+    txMemory.set(tx, memory);
+  }
+  memory.locked.add(userId);
 }
 
 export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {
@@ -166,7 +195,10 @@ export async function postEntry(
       });
       continue;
     }
-    const head = heads.get(line.user) ?? (await chainHead(db, line.user));
+    const head =
+      heads.get(line.user) ??
+      lockedIn(db, line.user)?.heads.get(line.user) ??
+      (await chainHead(db, line.user));
     const seq = head.seq + 1;
     const hash = chainHash(head.hash, {
       seq,
@@ -188,6 +220,7 @@ export async function postEntry(
     });
   }
   await db.insert(postings).values(rows);
+  for (const [userId, head] of heads) lockedIn(db, userId)?.heads.set(userId, head);
   return created.id;
 }
 
@@ -208,12 +241,22 @@ async function chainHead(db: Executor, userId: number): Promise<ChainHead> {
 
 export type UserBalances = Record<UserAccountKind, Sen>;
 
-/** A user's balances, each the sum of its postings. */
+/**
+ * A user's balances, each the sum of its postings. Inside a transaction that holds the user's lock the
+ * same statement also reads the head of the user's hash chain, for the entry that usually follows.
+ */
 export async function userBalances(db: Executor, userId: number): Promise<UserBalances> {
+  const memory = lockedIn(db, userId);
+  const head = memory
+    ? sql<
+        string | null
+      >`(select p.seq || ' ' || p.hash from ${postings} p where p.user_id = ${userId} order by p.seq desc limit 1)`
+    : sql<null>`null`;
   const rows = await db
     .select({
       kind: ledgerAccounts.kind,
       total: sql<string | null>`coalesce(sum(${postings.amount}), 0)`,
+      head,
     })
     .from(ledgerAccounts)
     .leftJoin(postings, eq(postings.accountId, ledgerAccounts.id))
@@ -221,6 +264,10 @@ export async function userBalances(db: Executor, userId: number): Promise<UserBa
     .groupBy(ledgerAccounts.kind);
   const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0), withdrawing: sen(0) };
   for (const row of rows) balances[row.kind as UserAccountKind] = sen(BigInt(row.total ?? 0));
+  if (memory && rows[0]) {
+    const [seq, hash] = (rows[0].head ?? '').split(' ');
+    memory.heads.set(userId, seq && hash ? { seq: Number(seq), hash } : { seq: 0, hash: GENESIS_HASH });
+  }
   return balances;
 }
 
