@@ -237,22 +237,27 @@ export async function fillOpenOrder(
   else lines.push({ house: 'market_settlement', amount: principal });
   await postEntry(tx, { kind: margin ? 'margin_open' : 'trade_buy', ref: order.orderNo, at: now, lines });
 
-  const [position] = await tx
-    .insert(positions)
-    .values({
-      userId: u,
-      code: order.code,
-      direction: order.direction,
-      leverage: order.leverage,
-      dayTrade: order.dayTrade,
-      status: 'holding',
-      quantity: order.quantity,
-      avgPrice: price,
-      collateral,
-      openedAt: now,
-    })
-    .returning();
+  // The position and the order's fill in one statement: the update reads the new position's id from the
+  // insert in its WITH clause (which runs whether or not the update finds the order still pending).
+  const opened = tx.$with('opened').as(
+    tx
+      .insert(positions)
+      .values({
+        userId: u,
+        code: order.code,
+        direction: order.direction,
+        leverage: order.leverage,
+        dayTrade: order.dayTrade,
+        status: 'holding',
+        quantity: order.quantity,
+        avgPrice: price,
+        collateral,
+        openedAt: now,
+      })
+      .returning({ id: positions.id }),
+  );
   const [filled] = await tx
+    .with(opened)
     .update(orders)
     .set({
       status: 'filled',
@@ -261,7 +266,7 @@ export async function fillOpenOrder(
       fee,
       reserved: 0,
       filledAt: now,
-      positionId: position?.id ?? null,
+      positionId: sql`(select ${opened.id} from ${opened})`,
     })
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
