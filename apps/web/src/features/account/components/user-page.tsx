@@ -95,12 +95,14 @@ function AccountMenu() {
           to={PAGE_PATHS.message}
           extra={
             unread > 0 ? (
-              <Badge
-                content={unread > 99 ? '99+' : unread}
+              <span
+                data-testid="unread-badge"
+                data-count={unread}
+                role="status"
                 aria-label={t('messages.unreadCount', { n: unread })}
               >
-                <span data-testid="unread-badge" data-count={unread} />
-              </Badge>
+                <Badge content={unread > 99 ? '99+' : unread} />
+              </span>
             ) : undefined
           }
         >

@@ -73,7 +73,7 @@ function IdentityState({ identity }: { identity: TIdentity }) {
         <section className="funds-state" data-testid="identity-state">
           <Result
             status="waiting"
-            title={t('realName.pendingTitle')}
+            title={<h2 className="funds-state__title">{t('realName.pendingTitle')}</h2>}
             description={t('realName.pendingBody')}
           />
           {details}
@@ -82,7 +82,11 @@ function IdentityState({ identity }: { identity: TIdentity }) {
     case 'passed':
       return (
         <section className="funds-state" data-testid="identity-state">
-          <Result status="success" title={t('realName.passedTitle')} description={t('realName.passedBody')} />
+          <Result
+            status="success"
+            title={<h2 className="funds-state__title">{t('realName.passedTitle')}</h2>}
+            description={t('realName.passedBody')}
+          />
           {details}
           <Button
             block
@@ -101,7 +105,7 @@ function IdentityState({ identity }: { identity: TIdentity }) {
         <section className="funds-state" data-testid="identity-state">
           <Result
             status="error"
-            title={t('realName.rejectedTitle')}
+            title={<h2 className="funds-state__title">{t('realName.rejectedTitle')}</h2>}
             description={t('realName.rejectedBody')}
           />
           <p className="funds-reason" data-testid="identity-reason">
