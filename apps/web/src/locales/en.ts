@@ -745,6 +745,8 @@ export const en = {
     accountPending: 'Your bank account is still being checked. You can withdraw once it has been approved.',
     toBankAccount: 'Bank accounts',
     records: 'Withdrawal records',
+    noTxnPassword:
+      'You have not set a transaction password yet. Set one below before requesting a withdrawal.',
   },
   customerService: {
     intro:

@@ -747,6 +747,8 @@ export const es = {
       'Todavía estamos revisando su cuenta bancaria. Podrá retirar fondos cuando esté aprobada.',
     toBankAccount: 'Cuentas bancarias',
     records: 'Historial de retiros',
+    noTxnPassword:
+      'Todavía no ha establecido una contraseña de operaciones. Establézcala con el enlace de abajo antes de solicitar un retiro.',
   },
   customerService: {
     intro:

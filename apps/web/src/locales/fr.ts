@@ -753,6 +753,8 @@ export const fr = {
       'Votre compte bancaire est en cours de vérification. Vous pourrez retirer dès son approbation.',
     toBankAccount: 'Comptes bancaires',
     records: 'Historique des retraits',
+    noTxnPassword:
+      "Vous n'avez pas encore défini de mot de passe d'opération. Définissez-le avec le lien ci-dessous avant de demander un retrait.",
   },
   customerService: {
     intro:

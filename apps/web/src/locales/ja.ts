@@ -738,6 +738,7 @@ export const ja = {
     accountPending: '出金口座を確認中です。承認後に出金いただけます。',
     toBankAccount: '出金口座',
     records: '出金履歴',
+    noTxnPassword: '取引パスワードが未設定です。出金を申請する前に、下のリンクから設定してください。',
   },
   customerService: {
     intro:

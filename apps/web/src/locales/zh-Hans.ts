@@ -722,6 +722,7 @@ export const zhHans = {
     accountPending: '您的银行账户正在审核中，审核通过后即可出金。',
     toBankAccount: '银行账户',
     records: '出金记录',
+    noTxnPassword: '您尚未设置交易密码。申请出金前，请先通过下方链接设置。',
   },
   customerService: {
     intro: '请通过以下渠道联系我们。我们的工作人员绝不会询问您的密码，也不会要求您向聊天中告知的账户转账。',

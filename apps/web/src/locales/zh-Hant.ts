@@ -720,6 +720,7 @@ export const zhHant = {
     accountPending: '您的銀行帳戶正在審核中，核准後即可出金。',
     toBankAccount: '銀行帳戶',
     records: '出金紀錄',
+    noTxnPassword: '您尚未設定交易密碼。申請出金前，請先透過下方連結設定。',
   },
   customerService: {
     intro: '請透過下列管道與我們聯絡。我們的人員絕不會詢問您的密碼，也不會要求您匯款至聊天中告知的帳戶。',

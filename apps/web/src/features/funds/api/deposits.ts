@@ -1,4 +1,10 @@
-import { ZDeposit, ZDepositAccount, ZDepositPage, type TDepositCreate } from '@kabuto/contract';
+import {
+  ZDeposit,
+  ZDepositAccount,
+  ZDepositPage,
+  ZDepositUrlResponse,
+  type TDepositCreate,
+} from '@kabuto/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
 import { FUNDS_KEY } from '@/shared/messages/messages-api';
@@ -6,6 +12,7 @@ import { FUNDS_KEY } from '@/shared/messages/messages-api';
 export const depositKeys = {
   all: [FUNDS_KEY, 'deposits'] as const,
   account: (userId: number | null) => [...depositKeys.all, 'account', userId] as const,
+  url: (userId: number | null) => [...depositKeys.all, 'url', userId] as const,
   records: (userId: number | null) => [...depositKeys.all, 'records', userId] as const,
 };
 
@@ -14,6 +21,16 @@ export function depositAccountQuery(userId: number | null, token: string | null)
   return queryOptions({
     queryKey: depositKeys.account(userId),
     queryFn: () => api.request({ path: '/deposits/account', schema: ZDepositAccount }),
+    enabled: token !== null && userId !== null,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** GET /api/index/getCzhiurl (specification §7): the deposit URL operators configured, or null. */
+export function depositUrlQuery(userId: number | null, token: string | null) {
+  return queryOptions({
+    queryKey: depositKeys.url(userId),
+    queryFn: () => api.request({ path: '/index/getCzhiurl', schema: ZDepositUrlResponse, toast: false }),
     enabled: token !== null && userId !== null,
     staleTime: 5 * 60_000,
   });

@@ -1,19 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  localeOf,
-  sen,
-  ZDepositUrlResponse,
-  type Locale,
-  type TDeposit,
-  type TDepositAccount,
-} from '@kabuto/contract';
+import { localeOf, sen, type Locale, type TDeposit, type TDepositAccount } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '@/shared/api/client';
 import { applyServerIssues } from '@/shared/api/server-issues';
 import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
@@ -28,7 +20,13 @@ import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
 import { amountFieldSchema } from '../amount';
-import { depositAccountQuery, depositKeys, depositRecordsQuery, fileDeposit } from '../api/deposits';
+import {
+  depositAccountQuery,
+  depositKeys,
+  depositRecordsQuery,
+  depositUrlQuery,
+  fileDeposit,
+} from '../api/deposits';
 import { tokyoToday } from '../tokyo-date';
 import { CopyButton } from './copy-value';
 import { PhotoUpload } from './photo-upload';
@@ -51,12 +49,7 @@ function Recharge() {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
   const { data: account } = useQuery(depositAccountQuery(userId, token));
-  const { data: czhi } = useQuery({
-    queryKey: ['funds', 'deposit-url', userId],
-    queryFn: () => api.request({ path: '/index/getCzhiurl', schema: ZDepositUrlResponse, toast: false }),
-    enabled: token !== null,
-    staleTime: 5 * 60_000,
-  });
+  const { data: czhi } = useQuery(depositUrlQuery(userId, token));
   const depositUrl = czhi?.url ?? account?.deposit_url ?? null;
   return (
     <div className="funds-page">

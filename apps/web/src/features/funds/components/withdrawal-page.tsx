@@ -18,7 +18,7 @@ import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
-import { userInfoKeys } from '@/shared/session/user-info-query';
+import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
 import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
@@ -66,7 +66,7 @@ function Withdrawal() {
   return (
     <div className="funds-page">
       <RulesCard rules={rules} />
-      {filed !== null && <FiledNotice withdrawal={filed} />}
+      {filed !== null && <FiledNotice withdrawal={filed} creditHours={rules.credited_within_hours} />}
       <WithdrawalForm
         rules={rules}
         accounts={approved}
@@ -119,7 +119,7 @@ function RulesCard({ rules }: { rules: TWithdrawalRules }) {
   );
 }
 
-function FiledNotice({ withdrawal }: { withdrawal: TWithdrawal }) {
+function FiledNotice({ withdrawal, creditHours }: { withdrawal: TWithdrawal; creditHours: number }) {
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
   return (
@@ -132,7 +132,7 @@ function FiledNotice({ withdrawal }: { withdrawal: TWithdrawal }) {
           t,
         )}
       </p>
-      <p>{t('withdrawal.creditWithin', { hours: 24 })}</p>
+      <p>{t('withdrawal.creditWithin', { hours: creditHours })}</p>
     </section>
   );
 }
@@ -163,6 +163,7 @@ function WithdrawalForm({
   );
   const [action] = useState(() => createIdempotentAction(fileWithdrawal));
   const [busy, setBusy] = useState(false);
+  const hasTxnPassword = useUserInfo().userInfo?.has_txn_password ?? true;
   const form = useForm<WithdrawalFormInput, unknown, WithdrawalFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: {
@@ -246,6 +247,11 @@ function WithdrawalForm({
         maxLength={16}
       />
       <AccountSelect control={form.control} accounts={accounts} />
+      {!hasTxnPassword && (
+        <p className="funds-reason" role="note" data-testid="no-txn-password">
+          {t('withdrawal.noTxnPassword')}
+        </p>
+      )}
       <TextField
         control={form.control}
         name="txn_password"
