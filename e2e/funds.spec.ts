@@ -15,10 +15,10 @@ import {
 } from './support/console.js';
 import {
   createReviewer,
-  putWithdrawalSettings,
+  loadSettings,
+  putSetting,
   tokyoMinuteOfDay,
   windowAwayFrom,
-  withdrawalSettings,
   yenOf,
 } from './support/funds.js';
 
@@ -98,7 +98,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
   const operatorContext = await browser.newContext({ ...desktop, baseURL });
   const operator = await operatorContext.newPage();
   await loginAsAdmin(operator);
-  const original = await withdrawalSettings(operator.request);
+  const original = await loadSettings(operator.request);
 
   try {
     // ---------------------------------------------------------------- real-name verification
@@ -168,6 +168,13 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(page.locator('[data-testid="account-log-entry"][data-action="approved"]')).toHaveCount(1);
 
     // ---------------------------------------------------------------- deposit
+    const depositUrl = 'https://pay.example.com/kabuto/deposit';
+    await putSetting(operator.request, 'deposit', { ...original.deposit, url: depositUrl });
+    await page.goto(route(RECHARGE));
+    await page.getByRole('button', { name: 'Deposit online' }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`#/subPackages/webview/webview\\?url=${encodeURIComponent(depositUrl)}`),
+    );
     await page.goto(route(RECHARGE));
     await expect(page.getByTestId('fraud-warning')).toContainText('never ask you to transfer money');
     await expect(page.getByTestId('virtual-account-number')).toHaveText(/^\d{7}$/);
@@ -188,7 +195,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
 
     // ---------------------------------------------------------------- withdrawal outside the hours
     const window = windowAwayFrom(new Date());
-    await putWithdrawalSettings(operator.request, {
+    await putSetting(operator.request, 'withdrawal', {
       min_yen: 10_000,
       windows: [window],
       second_approval_over_yen: 1_000_000,
@@ -311,8 +318,22 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(page.getByTestId('available-balance')).toBeVisible();
     await expect(page.getByTestId('unread-badge')).toHaveCount(0);
     await expect(tabs.getByLabel('My page', { exact: true })).toBeVisible();
+
+    // ---------------------------------------------------------------- customer service
+    await putSetting(operator.request, 'customer_service', [
+      { name: 'LINE', url: 'https://line.me/R/ti/p/@kabuto-demo', hours: 'Weekdays 9:00-17:00' },
+    ]);
+    await page.getByRole('link', { name: 'Customer service' }).click();
+    await expect(page.getByRole('link', { name: 'LINE' })).toHaveAttribute(
+      'href',
+      'https://line.me/R/ti/p/@kabuto-demo',
+    );
+    await expect(page.getByText('Weekdays 9:00-17:00')).toBeVisible();
+    await expect(page.getByRole('note')).toContainText('do not transfer');
   } finally {
-    await putWithdrawalSettings(operator.request, original);
+    await putSetting(operator.request, 'withdrawal', original.withdrawal);
+    await putSetting(operator.request, 'deposit', original.deposit);
+    await putSetting(operator.request, 'customer_service', original.customer_service);
     await operatorContext.close();
   }
 });

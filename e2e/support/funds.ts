@@ -18,29 +18,33 @@ async function call<T>(response: { json(): Promise<unknown> }): Promise<Envelope
   return (await response.json()) as Envelope<T>;
 }
 
-export interface WithdrawalSettings {
-  min_yen: number;
-  windows: { start: string; end: string }[];
-  second_approval_over_yen: number;
+export interface Settings {
+  withdrawal: {
+    min_yen: number;
+    windows: { start: string; end: string }[];
+    second_approval_over_yen: number;
+  };
+  deposit: Record<string, unknown> & { url: string | null };
+  customer_service: { name: string; url: string; hours?: string }[];
 }
 
-export async function withdrawalSettings(request: APIRequestContext): Promise<WithdrawalSettings> {
-  const answer = await call<{ withdrawal: WithdrawalSettings }>(
+/** The settings in force (GET /api/console/settings), to change some for a test and restore them after. */
+export async function loadSettings(request: APIRequestContext): Promise<Settings> {
+  const answer = await call<Settings>(
     await request.get('/api/console/settings', { headers: await adminBearer(request) }),
   );
   expect(answer.code, answer.msg).toBe(1);
-  return answer.data.withdrawal;
+  return answer.data;
 }
 
-export async function putWithdrawalSettings(
+/** PUT /api/console/settings/<key> as the administrator. */
+export async function putSetting<K extends keyof Settings>(
   request: APIRequestContext,
-  settings: WithdrawalSettings,
+  key: K,
+  value: Settings[K],
 ): Promise<void> {
   const answer = await call(
-    await request.put('/api/console/settings/withdrawal', {
-      headers: await adminBearer(request),
-      data: settings,
-    }),
+    await request.put(`/api/console/settings/${key}`, { headers: await adminBearer(request), data: value }),
   );
   expect(answer.code, answer.msg).toBe(1);
 }
