@@ -337,3 +337,42 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await operatorContext.close();
   }
 });
+
+test('a photo upload can be cancelled, and a file over 10 MB is refused before it is sent', async ({
+  page,
+}) => {
+  await useLanguage(page, 'en');
+  await registerAndLogin(page, 'trade1', { verified: false });
+  await page.goto(route(REAL_NAME));
+
+  // The upload hangs (the route never answers): the photo shows it is uploading and can be cancelled.
+  let uploads = 0;
+  await page.route('**/api/uploads?*', () => {
+    uploads += 1;
+  });
+  await page.getByLabel('Front of your ID').setInputFiles(png('front.png'));
+  const front = page.getByTestId('photo-identity_front');
+  await expect(front).toHaveAttribute('data-state', 'uploading');
+  await expect(front.getByRole('status')).toHaveText('Uploading...');
+  await front.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(front).toHaveAttribute('data-state', 'failed');
+  await expect(front.getByRole('alert')).toHaveText('The upload was cancelled');
+  expect(uploads).toBe(1);
+
+  // Over 10 MB: refused on the photo, never sent.
+  const back = page.getByTestId('photo-identity_back');
+  await page.getByLabel('Back of your ID').setInputFiles({
+    name: 'back.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
+  });
+  await expect(back).toHaveAttribute('data-state', 'failed');
+  await expect(back.getByRole('alert')).toHaveText('The file is larger than 10 MB');
+  expect(uploads).toBe(1);
+
+  // Once the network answers again, the retry of the cancelled photo succeeds.
+  await page.unroute('**/api/uploads?*');
+  await front.getByRole('button', { name: 'Try again' }).click();
+  await expect(front).toHaveAttribute('data-state', 'success');
+  await expect(front.getByRole('img', { name: 'Front of your ID' })).toBeVisible();
+});
