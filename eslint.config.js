@@ -7,8 +7,9 @@ import globals from 'globals';
 
 /**
  * Dependency boundaries (DESIGN.md §3, bulletproof-react): contract imports nothing of ours; web and server
- * never import each other; in the web app shared <- features <- app, and no feature imports another.
- * Cross-folder imports in the web app go through the `@/` alias, so these patterns see every one of them.
+ * never import each other, nor the console; in the web app and the console shared <- features <- app, and
+ * no feature imports another. Cross-folder imports in both go through the `@/` alias, so these patterns see
+ * every one of them.
  */
 const featuresDir = 'apps/web/src/features';
 const features = existsSync(featuresDir)
@@ -16,6 +17,17 @@ const features = existsSync(featuresDir)
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
   : [];
+const consoleFeaturesDir = 'apps/console/src/features';
+const consoleFeatures = existsSync(consoleFeaturesDir)
+  ? readdirSync(consoleFeaturesDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+/** The console's own layers repeat this pattern: a later rule for the same file replaces an earlier one. */
+const consoleApart = {
+  group: ['**/apps/server/**', '@kabuto/server', '@kabuto/server/*', '**/apps/web/**', '@kabuto/web'],
+  message: 'the console imports neither server nor web code',
+};
 const restricted = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -41,10 +53,33 @@ const boundaries = [
   {
     files: ['apps/server/**/*.ts'],
     rules: restricted({
-      group: ['**/apps/web/**', '@kabuto/web', '@kabuto/web/*'],
-      message: 'server must not import web code',
+      group: ['**/apps/web/**', '@kabuto/web', '@kabuto/web/*', '**/apps/console/**', '@kabuto/console'],
+      message: 'server must not import web or console code',
     }),
   },
+  {
+    files: ['apps/console/**/*.{ts,tsx}'],
+    rules: restricted(consoleApart),
+  },
+  {
+    files: ['apps/console/src/shared/**/*.{ts,tsx}', 'apps/console/src/locales/**/*.ts'],
+    rules: restricted(consoleApart, escapeFolder, {
+      group: ['@/features/*', '@/app/*'],
+      message: 'shared code must not depend on features or the app layer',
+    }),
+  },
+  ...consoleFeatures.map((name) => ({
+    files: [`${consoleFeaturesDir}/${name}/**/*.{ts,tsx}`],
+    rules: restricted(
+      consoleApart,
+      escapeFolder,
+      { group: ['@/app/*'], message: 'features must not depend on the app layer' },
+      {
+        group: ['@/features/*', `!@/features/${name}`, `!@/features/${name}/*`],
+        message: 'A feature must not import another feature; lift shared code into src/shared.',
+      },
+    ),
+  })),
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}'],
     rules: restricted(escapeFolder, {
@@ -97,7 +132,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/**/*.{ts,tsx}'],
+    files: ['apps/web/**/*.{ts,tsx}', 'apps/console/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules },

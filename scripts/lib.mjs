@@ -63,16 +63,19 @@ const buildInputs = [
   'apps/server/package.json',
   'apps/server/tsconfig.json',
   'apps/web',
+  'apps/console',
 ];
 const stamp = join(root, 'node_modules', '.cache', 'kabuto-build-stamp');
 
-/** Builds the contract, the server and the web app when a source is newer than the last build. */
+/** Builds the contract, the server, the web app and the console when a source is newer than the last build. */
 export function ensureBuilt({ force = false } = {}) {
   const newest = Math.max(...buildInputs.map((p) => newestMtime(join(root, p))));
   const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  const outputs = ['apps/server/dist/main.js', 'apps/web/dist/index.html'].every((p) =>
-    existsSync(join(root, p)),
-  );
+  const outputs = [
+    'apps/server/dist/main.js',
+    'apps/web/dist/index.html',
+    'apps/console/dist/index.html',
+  ].every((p) => existsSync(join(root, p)));
   if (!force && outputs && built >= newest) return;
   console.log('Building…');
   runOrExit('npm', ['run', 'build']);

@@ -32,6 +32,7 @@ step('type check', 'npx', [
   'packages/contract',
   'apps/server',
   'apps/web',
+  'apps/console',
   'e2e',
   'bench',
 ]);

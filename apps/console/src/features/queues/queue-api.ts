@@ -1,0 +1,80 @@
+import {
+  ZBankAccountReview,
+  ZBankAccountReviewPage,
+  ZDepositReview,
+  ZDepositReviewPage,
+  ZIdentityReview,
+  ZIdentityReviewPage,
+  ZReviewOutcome,
+  ZWithdrawalReview,
+  ZWithdrawalReviewPage,
+  type TBankAccountReview,
+  type TDepositReview,
+  type TIdentityReview,
+  type TReviewStatus,
+  type TWithdrawalReview,
+} from '@kabuto/contract';
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '@/shared/client';
+
+export const QUEUE_KINDS = ['identity', 'bank-accounts', 'deposits', 'withdrawals'] as const;
+export type QueueKind = (typeof QUEUE_KINDS)[number];
+
+interface Items {
+  identity: TIdentityReview;
+  'bank-accounts': TBankAccountReview;
+  deposits: TDepositReview;
+  withdrawals: TWithdrawalReview;
+}
+export type QueueItem<K extends QueueKind> = Items[K];
+export interface QueuePageData<K extends QueueKind> {
+  total: number;
+  items: Items[K][];
+}
+
+const schemas: { [K in QueueKind]: { page: z.ZodType<QueuePageData<K>>; item: z.ZodType<Items[K]> } } = {
+  identity: { page: ZIdentityReviewPage, item: ZIdentityReview },
+  'bank-accounts': { page: ZBankAccountReviewPage, item: ZBankAccountReview },
+  deposits: { page: ZDepositReviewPage, item: ZDepositReview },
+  withdrawals: { page: ZWithdrawalReviewPage, item: ZWithdrawalReview },
+};
+
+export interface QueueFilter {
+  status?: TReviewStatus;
+  user_id?: number;
+  limit: number;
+  offset: number;
+}
+
+/** GET /api/console/<queue>: one page of a review queue, newest first. */
+export const queueQuery = <K extends QueueKind>(kind: K, filter: QueueFilter) =>
+  queryOptions({
+    queryKey: ['queue', kind, 'list', filter],
+    queryFn: () =>
+      api.request({
+        path: `/${kind}`,
+        query: { ...filter },
+        schema: schemas[kind].page,
+      }),
+  });
+
+/** GET /api/console/<queue>/:id */
+export const queueItemQuery = <K extends QueueKind>(kind: K, id: number) =>
+  queryOptions({
+    queryKey: ['queue', kind, 'item', id],
+    queryFn: () => api.request({ path: `/${kind}/${id}`, schema: schemas[kind].item }),
+  });
+
+/** POST /api/console/<queue>/:id/approve or /reject (with the reason the user will read). */
+export function decide(
+  kind: QueueKind,
+  id: number,
+  decision: { approve: true } | { approve: false; reason: string },
+) {
+  return api.request({
+    path: `/${kind}/${id}/${decision.approve ? 'approve' : 'reject'}`,
+    body: decision.approve ? {} : { reason: decision.reason },
+    schema: ZReviewOutcome,
+  });
+}

@@ -1,0 +1,114 @@
+import { ZReject } from '@kabuto/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal, Space } from 'antd';
+import { useState } from 'react';
+import { checkForm } from '@/shared/forms';
+import { useLocale } from '@/shared/locale';
+import { decide, type QueueKind } from './queue-api';
+
+function reasonOf(values: { reason?: string }): string {
+  return values.reason ?? '';
+}
+
+export type Outcome = 'pending' | 'approved' | 'rejected' | 'passed' | 'awaiting_second_approval';
+
+/**
+ * Approve (after a confirmation) and reject (with a required reason of at most 500 characters, which the
+ * user reads exactly as written). Nothing else: an operator never sets an amount or a balance.
+ */
+export function ReviewActions({
+  kind,
+  id,
+  secondApproval,
+  onDecided,
+}: {
+  kind: QueueKind;
+  id: number;
+  /** the next approval is the second of two */
+  secondApproval?: boolean;
+  onDecided: (outcome: Outcome) => void;
+}) {
+  const { t } = useLocale();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
+  const [form] = Form.useForm<{ reason?: string }>();
+
+  const mutation = useMutation({
+    mutationFn: (decision: { approve: true } | { approve: false; reason: string }) =>
+      decide(kind, id, decision),
+    onSuccess: (outcome) => {
+      setConfirming(false);
+      setRejecting(false);
+      form.resetFields();
+      onDecided(outcome.status);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['queue', kind] }),
+  });
+
+  const submitReject = () => {
+    const body = checkForm(
+      form,
+      ZReject,
+      { reason: reasonOf(form.getFieldsValue()) },
+      { reason: t('review.reasonLabel') },
+    );
+    if (body !== null) mutation.mutate({ approve: false, reason: body.reason });
+  };
+
+  return (
+    <>
+      <Space>
+        <Button
+          type="primary"
+          onClick={() => {
+            setConfirming(true);
+          }}
+        >
+          {t('review.approve')}
+        </Button>
+        <Button
+          danger
+          onClick={() => {
+            setRejecting(true);
+          }}
+        >
+          {t('review.reject')}
+        </Button>
+      </Space>
+      <Modal
+        open={confirming}
+        title={secondApproval === true ? t('review.approveSecondConfirm') : t('review.approveConfirm')}
+        okText={t('review.approve')}
+        cancelText={t('common.cancel')}
+        confirmLoading={mutation.isPending}
+        onOk={() => {
+          mutation.mutate({ approve: true });
+        }}
+        onCancel={() => {
+          setConfirming(false);
+        }}
+        destroyOnHidden
+      />
+      <Modal
+        open={rejecting}
+        title={t('review.rejectTitle')}
+        okText={t('review.reject')}
+        okButtonProps={{ danger: true }}
+        cancelText={t('common.cancel')}
+        confirmLoading={mutation.isPending}
+        onOk={submitReject}
+        onCancel={() => {
+          setRejecting(false);
+        }}
+        destroyOnHidden
+      >
+        <Form form={form} name={`reject-${kind}`} layout="vertical" requiredMark={false}>
+          <Form.Item label={t('review.reasonLabel')} name="reason" extra={t('review.reasonHelp')}>
+            <Input.TextArea rows={4} maxLength={500} showCount />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,345 @@
+import { ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient, queryOptions } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Select,
+  Space,
+  Spin,
+  Typography,
+  type FormInstance,
+} from 'antd';
+import { useEffect } from 'react';
+import { api } from '@/shared/client';
+import { applyServerIssues, checkForm } from '@/shared/forms';
+import { useLocale } from '@/shared/locale';
+import { isAdministrator, useMe } from '@/shared/queries';
+
+const settingsQuery = queryOptions({
+  queryKey: ['settings'],
+  queryFn: () => api.request({ path: '/settings', schema: ZSettings }),
+});
+
+/** PUT /api/console/settings/:key (administrator): that part of the settings, answers all of them. */
+function useSaveSetting<K extends SettingKey>(key: K, form: FormInstance) {
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const { t } = useLocale();
+  return useMutation({
+    mutationFn: (body: TSettings[K]) =>
+      api.request({ method: 'PUT', path: `/settings/${key}`, body, schema: ZSettings, notify: false }),
+    onSuccess: (settings) => {
+      queryClient.setQueryData(settingsQuery.queryKey, settings);
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+      void message.success(t('common.saved'));
+    },
+    onError: (error) => {
+      if (!applyServerIssues(form, error)) void message.error(error.message);
+    },
+  });
+}
+
+interface WithdrawalValues {
+  min_yen: number | null;
+  windows: { start?: string; end?: string }[];
+  second_approval_over_yen: number | null;
+}
+
+function WithdrawalForm({ value, editable }: { value: TSettings['withdrawal']; editable: boolean }) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<WithdrawalValues>();
+  const save = useSaveSetting('withdrawal', form);
+  useEffect(() => {
+    form.setFieldsValue(value);
+  }, [form, value]);
+  const submit = (values: WithdrawalValues) => {
+    const body = checkForm(form, ZSettings.shape.withdrawal, values, {
+      min_yen: t('settings.minYen'),
+      second_approval_over_yen: t('settings.secondOverYen'),
+      start: t('settings.start'),
+      end: t('settings.end'),
+    });
+    if (body !== null) save.mutate(body);
+  };
+  return (
+    <Card title={t('settings.withdrawal')}>
+      <Form
+        form={form}
+        name="settings-withdrawal"
+        layout="vertical"
+        disabled={!editable}
+        onFinish={submit}
+        initialValues={value}
+      >
+        <Form.Item label={t('settings.minYen')} name="min_yen">
+          <InputNumber min={1} precision={0} style={{ width: 220 }} />
+        </Form.Item>
+        <Typography.Text strong>{t('settings.windows')}</Typography.Text>
+        <Form.List name="windows">
+          {(fields, { add, remove }) => (
+            <div style={{ marginTop: 8 }}>
+              {fields.map((field, index) => (
+                <Space key={field.key} align="baseline">
+                  <Form.Item label={`${t('settings.start')} ${index + 1}`} name={[field.name, 'start']}>
+                    <Input placeholder="09:00" style={{ width: 100 }} />
+                  </Form.Item>
+                  <Form.Item label={`${t('settings.end')} ${index + 1}`} name={[field.name, 'end']}>
+                    <Input placeholder="15:00" style={{ width: 100 }} />
+                  </Form.Item>
+                  {editable && fields.length > 1 && (
+                    <Button
+                      type="text"
+                      aria-label={`${t('common.remove')} ${index + 1}`}
+                      icon={<MinusCircleOutlined />}
+                      onClick={() => {
+                        remove(field.name);
+                      }}
+                    />
+                  )}
+                </Space>
+              ))}
+              {editable && fields.length < 6 && (
+                <Form.Item>
+                  <Button
+                    type="dashed"
+                    icon={<PlusOutlined />}
+                    onClick={() => {
+                      add({ start: '', end: '' });
+                    }}
+                  >
+                    {t('settings.addWindow')}
+                  </Button>
+                </Form.Item>
+              )}
+            </div>
+          )}
+        </Form.List>
+        <Form.Item label={t('settings.secondOverYen')} name="second_approval_over_yen">
+          <InputNumber min={0} precision={0} style={{ width: 220 }} />
+        </Form.Item>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+type DepositValues = Omit<TSettings['deposit'], 'url'> & { url: string | null };
+
+function DepositForm({ value, editable }: { value: TSettings['deposit']; editable: boolean }) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<DepositValues>();
+  const save = useSaveSetting('deposit', form);
+  useEffect(() => {
+    form.setFieldsValue({ ...value, url: value.url ?? '' });
+  }, [form, value]);
+  const submit = (values: DepositValues) => {
+    const url = (values.url ?? '').trim();
+    const body = checkForm(
+      form,
+      ZSettings.shape.deposit,
+      { ...values, url: url === '' ? null : url },
+      {
+        url: t('settings.url'),
+        bank_name: t('settings.bankName'),
+        branch_name: t('settings.branchName'),
+        branch_number: t('settings.branchNumber'),
+        holder: t('settings.holder'),
+        number_prefix: t('settings.numberPrefix'),
+      },
+    );
+    if (body !== null) save.mutate(body);
+  };
+  return (
+    <Card title={t('settings.deposit')}>
+      <Form form={form} name="settings-deposit" layout="vertical" disabled={!editable} onFinish={submit}>
+        <Form.Item label={t('settings.url')} name="url" extra={t('settings.urlHelp')}>
+          <Input placeholder="https://" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item label={t('settings.bankName')} name="bank_name">
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label={t('settings.branchName')} name="branch_name">
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label={t('settings.branchNumber')} name="branch_number">
+              <Input maxLength={3} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label={t('settings.accountType')} name="account_type">
+              <Select
+                options={[
+                  { value: 'ordinary', label: t('settings.accountTypes.ordinary') },
+                  { value: 'current', label: t('settings.accountTypes.current') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label={t('settings.holder')} name="holder">
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label={t('settings.numberPrefix')} name="number_prefix">
+              <Input maxLength={2} />
+            </Form.Item>
+          </Col>
+        </Row>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+interface ChannelValues {
+  channels?: { name?: string; url?: string; hours?: string }[];
+}
+
+function CustomerServiceForm({
+  value,
+  editable,
+}: {
+  value: TSettings['customer_service'];
+  editable: boolean;
+}) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<ChannelValues>();
+  const save = useSaveSetting('customer_service', form);
+  useEffect(() => {
+    form.setFieldsValue({ channels: value });
+  }, [form, value]);
+  const submit = (values: ChannelValues) => {
+    const channels = (values.channels ?? []).map((c) => {
+      const hours = (c.hours ?? '').trim();
+      return { name: (c.name ?? '').trim(), url: (c.url ?? '').trim(), ...(hours === '' ? {} : { hours }) };
+    });
+    const checked = checkForm(
+      form,
+      ZSettings.shape.customer_service,
+      channels,
+      { name: t('settings.channelName'), url: t('settings.channelUrl'), hours: t('settings.channelHours') },
+      ['channels'],
+    );
+    if (checked !== null) save.mutate(checked);
+  };
+  return (
+    <Card title={t('settings.customerService')}>
+      <Form
+        form={form}
+        name="settings-customer-service"
+        layout="vertical"
+        disabled={!editable}
+        onFinish={submit}
+      >
+        <Form.List name="channels">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.length === 0 && (
+                <Typography.Paragraph type="secondary">{t('settings.noChannels')}</Typography.Paragraph>
+              )}
+              {fields.map((field, index) => (
+                <Space key={field.key} align="baseline" wrap>
+                  <Form.Item label={`${t('settings.channelName')} ${index + 1}`} name={[field.name, 'name']}>
+                    <Input style={{ width: 160 }} maxLength={40} />
+                  </Form.Item>
+                  <Form.Item label={`${t('settings.channelUrl')} ${index + 1}`} name={[field.name, 'url']}>
+                    <Input style={{ width: 280 }} placeholder="https:// / line://" />
+                  </Form.Item>
+                  <Form.Item
+                    label={`${t('settings.channelHours')} ${index + 1}`}
+                    name={[field.name, 'hours']}
+                  >
+                    <Input style={{ width: 180 }} maxLength={80} />
+                  </Form.Item>
+                  {editable && (
+                    <Button
+                      type="text"
+                      aria-label={`${t('common.remove')} ${index + 1}`}
+                      icon={<MinusCircleOutlined />}
+                      onClick={() => {
+                        remove(field.name);
+                      }}
+                    />
+                  )}
+                </Space>
+              ))}
+              {editable && fields.length < 10 && (
+                <Form.Item>
+                  <Button
+                    type="dashed"
+                    icon={<PlusOutlined />}
+                    onClick={() => {
+                      add({ name: '', url: '', hours: '' });
+                    }}
+                  >
+                    {t('settings.addChannel')}
+                  </Button>
+                </Form.Item>
+              )}
+            </>
+          )}
+        </Form.List>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+/** The published settings: anyone may read them, administrators change them (each change is audited). */
+export function SettingsPage() {
+  const { t } = useLocale();
+  const me = useMe();
+  const query = useQuery(settingsQuery);
+  const editable = isAdministrator(me.data);
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>
+        {t('settings.title')}
+      </Typography.Title>
+      {!editable && <Alert type="info" showIcon message={t('settings.adminOnly')} />}
+      {query.isPending && <Spin aria-label={t('common.loading')} />}
+      {query.isError && (
+        <Result
+          status="error"
+          title={query.error.message}
+          extra={<Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>}
+        />
+      )}
+      {query.data !== undefined && (
+        <>
+          <WithdrawalForm value={query.data.withdrawal} editable={editable} />
+          <DepositForm value={query.data.deposit} editable={editable} />
+          <CustomerServiceForm value={query.data.customer_service} editable={editable} />
+        </>
+      )}
+    </Space>
+  );
+}
