@@ -259,11 +259,12 @@ test('the user lookup shows a user read only, with the ledger and a statement to
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
   expect(readFileSync(await file.path(), 'utf8')).toContain('demo_funding');
 
-  // Nothing on the page edits a balance; opening it is itself audited.
+  // Nothing on the page edits a balance; opening it and downloading the statement are audited.
   await expect(page.getByRole('spinbutton')).toHaveCount(0);
   await page.getByRole('tab', { name: 'Audit trail' }).click();
   const trail = page.getByRole('tabpanel', { name: 'Audit trail' });
   await expect(trail.getByRole('row', { name: /user\.view/ }).first()).toBeVisible();
+  await expect(trail.getByRole('row', { name: /user\.statement/ }).first()).toBeVisible();
   noErrors();
 });
 

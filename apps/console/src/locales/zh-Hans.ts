@@ -222,7 +222,7 @@ export const zhHans = {
     side: '买卖',
     sides: { buy: '买入', sell: '卖出' },
     kinds: { open: '开仓', close: '平仓' },
-    directions: { long: '看涨', short: '看跌' },
+    directions: { long: '做多', short: '做空' },
     priceType: '价格类型',
     priceTypes: { market: '市价', limit: '限价' },
     venue: '市场',

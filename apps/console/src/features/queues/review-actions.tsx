@@ -1,16 +1,14 @@
-import { ZReject } from '@kabuto/contract';
+import { ZReject, type ZReviewOutcome } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
+import type { z } from 'zod';
 import { checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';
 import { decide, type QueueKind } from './queue-api';
 
-function reasonOf(values: { reason?: string }): string {
-  return values.reason ?? '';
-}
-
-export type Outcome = 'pending' | 'approved' | 'rejected' | 'passed' | 'awaiting_second_approval';
+/** What the decision did, as the server answers it. */
+export type Outcome = z.output<typeof ZReviewOutcome>['status'];
 
 /**
  * Approve (after a confirmation) and reject (with a required reason of at most 500 characters, which the
@@ -50,7 +48,7 @@ export function ReviewActions({
     const body = checkForm(
       form,
       ZReject,
-      { reason: reasonOf(form.getFieldsValue()) },
+      { reason: form.getFieldsValue().reason ?? '' },
       { reason: t('review.reasonLabel') },
     );
     if (body !== null) mutation.mutate({ approve: false, reason: body.reason });

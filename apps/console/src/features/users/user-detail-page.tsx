@@ -7,7 +7,7 @@ import {
   type TPosition,
 } from '@kabuto/contract';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Button,
@@ -266,6 +266,7 @@ function LedgerTab({ userId }: { userId: number }) {
   const { t, locale } = useLocale();
   const [filter, setFilter] = useState<LedgerFilter>({ limit: LEDGER_PAGE, offset: 0 });
   const [downloading, setDownloading] = useState(false);
+  const queryClient = useQueryClient();
   const query = useQuery(ledgerQuery(userId, filter));
   const columns: ColumnsType<TLedgerLine> = [
     { title: t('user.seq'), dataIndex: 'seq', key: 'seq', width: 70 },
@@ -327,6 +328,8 @@ function LedgerTab({ userId }: { userId: number }) {
           onClick={() => {
             setDownloading(true);
             downloadStatement(userId)
+              // The download is audited: the user's audit trail has a new line.
+              .then(() => queryClient.invalidateQueries({ queryKey: ['audit'] }))
               .catch(() => undefined)
               .finally(() => {
                 setDownloading(false);
