@@ -47,10 +47,15 @@ export interface QueueFilter {
   offset: number;
 }
 
-/** GET /api/console/<queue>: one page of a review queue, newest first. */
+/**
+ * GET /api/console/<queue>: one page of a review queue, newest first. A work queue is read fresh whenever
+ * it is opened and every 15 s while it is shown, so that an item filed a moment ago is there.
+ */
 export const queueQuery = <K extends QueueKind>(kind: K, filter: QueueFilter) =>
   queryOptions({
     queryKey: ['queue', kind, 'list', filter],
+    staleTime: 0,
+    refetchInterval: 15_000,
     queryFn: () =>
       api.request({
         path: `/${kind}`,
