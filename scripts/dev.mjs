@@ -1,5 +1,5 @@
-// `npm run dev`: the API with reload (tsx watch, TypeScript sources) and the Vite dev server, which
-// proxies /api to it. Ctrl-C stops both.
+// `npm run dev`: the API with reload (tsx watch, TypeScript sources) and the Vite dev servers of the web
+// app (port 5173) and the operator console (port 5174), which proxy /api to it. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
 import { checkNode, ensureInstalled, root } from './lib.mjs';
 
@@ -12,6 +12,7 @@ const children = [
     stdio: 'inherit',
   }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { cwd: `${root}/apps/web`, stdio: 'inherit' }),
+  spawn('npx', ['vite', '--host', '127.0.0.1'], { cwd: `${root}/apps/console`, stdio: 'inherit' }),
 ];
 const stop = (signal) => {
   for (const child of children) child.kill(signal);
