@@ -21,6 +21,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { pngBytes } from '../apps/server/src/lib/images.ts';
 import { GENESIS_HASH, chainHash } from '../apps/server/src/modules/ledger/ledger.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
@@ -33,6 +34,9 @@ const PORT = Number(process.env.PORT ?? 18331);
 const DEADLINE_MS = Number(process.env.DEADLINE_SECONDS ?? 420) * 1000;
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The scratch server's bootstrap administrator, who approves the users' real-name verifications. */
+const ADMIN_INITIAL_PASSWORD = 'crash-admin-once-2026';
+const ADMIN_PASSWORD = 'crash-admin-changed-2026';
 const began = Date.now();
 
 const watchdog = setTimeout(() => {
@@ -99,6 +103,7 @@ async function startServer() {
       MARKET_CLOCK: 'always-open',
       DEMO_MODE: 'true',
       DEMO_CASH_YEN: '100000000',
+      CONSOLE_ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
       MATCH_INTERVAL_MS: '200',
       LOG_LEVEL: 'error',
@@ -194,7 +199,53 @@ async function createUser(index) {
   });
   const { token } = await must('POST', '/auth/login', { account: phone, password, agree: true });
   const me = await must('GET', '/index/getUserInfo', undefined, { token });
+  await fileIdentity(token);
   return { index, token, id: Number(me.user_id), positions: [], pending: [] };
+}
+
+/** Opening positions needs a passed real-name verification: the user files one (two ID photos). */
+async function fileIdentity(token) {
+  const upload = async (purpose) => {
+    const form = new FormData();
+    form.append('purpose', purpose);
+    form.append('file', new Blob([new Uint8Array(pngBytes(8, 6))], { type: 'image/png' }), `${purpose}.png`);
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/uploads`, {
+      method: 'POST',
+      headers: { token },
+      body: form,
+    });
+    const json = await res.json();
+    if (json.code !== 1) throw new Error(`upload: ${JSON.stringify(json)}`);
+    return json.data.id;
+  };
+  await must(
+    'POST',
+    '/identity',
+    {
+      full_name: '山田 太郎',
+      id_number: 'AB1234567',
+      front_upload_id: await upload('identity_front'),
+      back_upload_id: await upload('identity_back'),
+    },
+    { token },
+  );
+}
+
+/** The bootstrap administrator (one-time password changed) approves every pending verification. */
+async function approveIdentities() {
+  const login = (password) => must('POST', '/console/login', { username: 'admin', password });
+  const first = await login(ADMIN_INITIAL_PASSWORD);
+  await must(
+    'POST',
+    '/console/password',
+    { old_password: ADMIN_INITIAL_PASSWORD, new_password: ADMIN_PASSWORD },
+    { authorization: `Bearer ${first.token}` },
+  );
+  const authorization = `Bearer ${(await login(ADMIN_PASSWORD)).token}`;
+  const queue = await must('GET', '/console/identity?status=pending&limit=100', undefined, { authorization });
+  for (const { id } of queue.items) {
+    await must('POST', `/console/identity/${id}/approve`, {}, { authorization });
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ the load
@@ -490,6 +541,7 @@ try {
   const firstStart = await startServer();
   const users = [];
   for (let i = 0; i < USERS; i++) users.push(await createUser(i));
+  await approveIdentities();
   const universe = (await must('GET', '/market/list?sort=code&limit=225')).items;
   console.log(
     `database ${dbName}, ${USERS} users, ${ROUNDS} rounds at ${RATE} requests/s, seed ${SEED} (first start ${firstStart} ms)`,
