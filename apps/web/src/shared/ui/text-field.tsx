@@ -1,7 +1,7 @@
 import { Input } from 'antd-mobile';
 import { useId } from 'react';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { tContract } from '../i18n/i18n';
+import { FieldError } from './field-error';
 
 /**
  * A labelled antd-mobile Input bound to react-hook-form. The error message is a contract key
@@ -54,11 +54,7 @@ export function TextField<T extends FieldValues, TOut extends FieldValues = T>(
         />
         {props.extra}
       </div>
-      {message !== undefined && (
-        <div className="text-field__error" id={errorId} role="alert">
-          {message.startsWith('validation.') || message.startsWith('errors.') ? tContract(message) : message}
-        </div>
-      )}
+      <FieldError id={errorId} message={message} />
     </div>
   );
 }

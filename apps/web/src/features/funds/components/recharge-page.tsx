@@ -8,14 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { applyServerIssues } from '@/shared/api/server-issues';
 import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
-import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
 import { webviewUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
-import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
@@ -30,6 +29,7 @@ import {
 import { tokyoToday } from '../tokyo-date';
 import { CopyButton } from './copy-value';
 import { PhotoUpload } from './photo-upload';
+import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
 
 /**
@@ -224,11 +224,7 @@ function DateField({
         aria-invalid={message !== undefined}
         aria-describedby={message === undefined ? undefined : `${id}-error`}
       />
-      {message !== undefined && (
-        <div className="text-field__error" id={`${id}-error`} role="alert">
-          {message.startsWith('validation.') ? tContract(message) : message}
-        </div>
-      )}
+      <FieldError id={`${id}-error`} message={message} />
     </div>
   );
 }
@@ -240,22 +236,13 @@ function DepositRecords() {
   const locale = localeOf(useSession((s) => s.lang));
   const { data, isPending } = useQuery(depositRecordsQuery(userId, token));
   return (
-    <section aria-labelledby="deposit-records-title">
-      <h2 id="deposit-records-title" className="funds-heading">
-        {t('recharge.records')}
-      </h2>
-      {isPending ? (
-        <PageLoading />
-      ) : (data?.items.length ?? 0) === 0 ? (
-        <EmptyState />
-      ) : (
-        <ol className="funds-list" data-testid="deposit-records">
-          {data?.items.map((d) => (
-            <DepositRecord key={d.id} deposit={d} locale={locale} />
-          ))}
-        </ol>
-      )}
-    </section>
+    <RecordsSection
+      title={t('recharge.records')}
+      name="deposit-records"
+      items={data?.items}
+      isPending={isPending}
+      render={(d) => <DepositRecord key={d.id} deposit={d} locale={locale} />}
+    />
   );
 }
 

@@ -20,8 +20,8 @@ import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
 import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
-import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
@@ -41,6 +41,7 @@ import {
   type WithdrawalFormInput,
   type WithdrawalFormOutput,
 } from '../withdrawal-rules';
+import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
 
 /**
@@ -318,11 +319,7 @@ function AccountSelect({
           </option>
         ))}
       </select>
-      {message !== undefined && (
-        <div className="text-field__error" id={`${id}-error`} role="alert">
-          {message.startsWith('validation.') ? tContract(message) : message}
-        </div>
-      )}
+      <FieldError id={`${id}-error`} message={message} />
     </div>
   );
 }
@@ -334,22 +331,13 @@ function WithdrawalRecords() {
   const locale = localeOf(useSession((s) => s.lang));
   const { data, isPending } = useQuery(withdrawalRecordsQuery(userId, token));
   return (
-    <section aria-labelledby="withdrawal-records-title">
-      <h2 id="withdrawal-records-title" className="funds-heading">
-        {t('withdrawal.records')}
-      </h2>
-      {isPending ? (
-        <PageLoading />
-      ) : (data?.items.length ?? 0) === 0 ? (
-        <EmptyState />
-      ) : (
-        <ol className="funds-list" data-testid="withdrawal-records">
-          {data?.items.map((w) => (
-            <WithdrawalRecord key={w.id} withdrawal={w} locale={locale} />
-          ))}
-        </ol>
-      )}
-    </section>
+    <RecordsSection
+      title={t('withdrawal.records')}
+      name="withdrawal-records"
+      items={data?.items}
+      isPending={isPending}
+      render={(w) => <WithdrawalRecord key={w.id} withdrawal={w} locale={locale} />}
+    />
   );
 }
 
