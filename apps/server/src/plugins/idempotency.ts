@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
 import type { Db, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
-import { lockUser } from '../modules/ledger/ledger.js';
+import { noteLocked, userLockCte } from '../modules/ledger/ledger.js';
 import { AppError } from '../lib/app-error.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9_-]{8,100}$/;
@@ -34,13 +34,23 @@ export async function idempotent<T>(
   if (key === undefined || !KEY_FORMAT.test(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
   const hash = requestHash(request);
   return db.transaction(async (tx) => {
-    // The user's lock first: every money transaction of a user takes it before anything else.
-    await lockUser(tx, userId);
+    // The user's lock first (every money transaction of a user takes it before anything else), then the
+    // claim of the key, in one statement: the claim's value reads the locked row, so it runs once the lock
+    // is held.
+    const locked = userLockCte(tx, userId);
     const claimed = await tx
+      .with(locked)
       .insert(idempotencyKeys)
-      .values({ userId, key, requestHash: hash, statusCode: 0, response: '' })
+      .values({
+        userId: sql<number>`(select ${locked.id} from ${locked})`,
+        key,
+        requestHash: hash,
+        statusCode: 0,
+        response: '',
+      })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
+    noteLocked(tx, userId);
     if (claimed.length === 0) {
       const [first] = await tx
         .select()

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, is, isNull, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import { and, desc, eq, getTableName, inArray, is, isNull, sql } from 'drizzle-orm';
+import { PgTransaction, type PgTable } from 'drizzle-orm/pg-core';
 import { negSen, sen, type Sen } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/client.js';
 import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.js';
 
 /**
@@ -95,10 +95,25 @@ function lockedIn(tx: Executor, userId: number): TxMemory | undefined {
  * does not send the statement a second time: a row lock is held until the transaction ends.
  */
 export async function lockUser(tx: Executor, userId: number): Promise<void> {
-  const inTransaction = is(tx, PgTransaction);
-  if (inTransaction && lockedIn(tx, userId)) return;
+  if (is(tx, PgTransaction) && lockedIn(tx, userId)) return;
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-  if (!inTransaction) return;
+  noteLocked(tx, userId);
+}
+
+/**
+ * lockUser's lock as a CTE (`locked_user`, one row with the user's id) for a statement that does more in
+ * the same round trip once it holds the lock, by selecting from it (PostgreSQL takes the lock as the row is
+ * read, before anything that reads the row runs). Call noteLocked after that statement has run.
+ */
+export function userLockCte(tx: Tx, userId: number) {
+  return tx
+    .$with('locked_user')
+    .as(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update'));
+}
+
+/** Records that the transaction now holds the user's lock (taken by lockUser or a userLockCte statement). */
+export function noteLocked(tx: Executor, userId: number): void {
+  if (!is(tx, PgTransaction)) return;
   let memory = txMemory.get(tx);
   if (!memory) {
     memory = { locked: new Set(), heads: new Map() };
@@ -164,31 +179,42 @@ export function chainHash(prev: string, f: ChainFields): string {
     .digest('hex');
 }
 
-/**
- * Writes one balanced journal entry; refuses an empty, unbalanced or zero-amount entry. Lines of zero are
- * dropped first (a reservation that exactly matches its fill nets to nothing). The caller holds the lock of
- * every user in the entry (lockUser).
- */
-export async function postEntry(
-  db: Executor,
-  entry: { kind: string; memo?: string; ref?: string; at: Date; lines: readonly PostingLine[] },
-): Promise<number> {
+/** What one journal entry records: its kind, what caused it, when, and its lines. */
+export interface EntryDraft {
+  kind: string;
+  memo?: string;
+  ref?: string;
+  at: Date;
+  lines: readonly PostingLine[];
+}
+
+/** The entry's non-zero lines; refuses an empty, unbalanced or all-zero entry. */
+function checkedLines(entry: EntryDraft): PostingLine[] {
   const lines = entry.lines.filter((l) => l.amount !== 0);
   if (lines.length < 2) throw new LedgerError('a journal entry needs at least two non-zero postings');
   const total = lines.reduce((sum, l) => sum + l.amount, 0);
   if (total !== 0) throw new LedgerError(`journal entry does not balance: ${total}`);
-  const [created] = await db
-    .insert(journalEntries)
-    .values({ kind: entry.kind, memo: entry.memo ?? null, ref: entry.ref ?? null, createdAt: entry.at })
-    .returning({ id: journalEntries.id });
-  if (!created) throw new LedgerError('journal entry was not written');
+  return lines;
+}
+
+/**
+ * The postings of entry `entryId`, each user's line hashed onto that user's chain (continued from the head
+ * this transaction remembers, else read), and the transaction's memory of the heads moved past them. The
+ * rows must then be written in this transaction: if that fails the transaction fails, and its memory with it.
+ */
+async function postingRows(
+  db: Executor,
+  entryId: number,
+  entry: EntryDraft,
+  lines: readonly PostingLine[],
+): Promise<(typeof postings.$inferInsert)[]> {
   const at = entry.at.toISOString();
   const heads = new Map<number, ChainHead>();
-  const rows = [];
+  const rows: (typeof postings.$inferInsert)[] = [];
   for (const line of lines) {
     if ('house' in line) {
       rows.push({
-        entryId: created.id,
+        entryId,
         accountId: await houseAccountId(db, line.house),
         amount: line.amount,
         createdAt: entry.at,
@@ -202,7 +228,7 @@ export async function postEntry(
     const seq = head.seq + 1;
     const hash = chainHash(head.hash, {
       seq,
-      entry: created.id,
+      entry: entryId,
       at,
       kind: entry.kind,
       account: line.account,
@@ -210,7 +236,7 @@ export async function postEntry(
     });
     heads.set(line.user, { seq, hash });
     rows.push({
-      entryId: created.id,
+      entryId,
       accountId: await userAccountId(db, line.user, line.account),
       amount: line.amount,
       createdAt: entry.at,
@@ -219,9 +245,51 @@ export async function postEntry(
       hash,
     });
   }
-  await db.insert(postings).values(rows);
   for (const [userId, head] of heads) lockedIn(db, userId)?.heads.set(userId, head);
+  return rows;
+}
+
+/**
+ * Writes one balanced journal entry (two statements: the entry, then its postings); refuses an empty,
+ * unbalanced or zero-amount entry. Lines of zero are dropped first (a reservation that exactly matches its
+ * fill nets to nothing). The caller holds the lock of every user in the entry (lockUser).
+ */
+export async function postEntry(db: Executor, entry: EntryDraft): Promise<number> {
+  const lines = checkedLines(entry);
+  const [created] = await db
+    .insert(journalEntries)
+    .values({ kind: entry.kind, memo: entry.memo ?? null, ref: entry.ref ?? null, createdAt: entry.at })
+    .returning({ id: journalEntries.id });
+  if (!created) throw new LedgerError('journal entry was not written');
+  await db.insert(postings).values(await postingRows(db, created.id, entry, lines));
   return created.id;
+}
+
+/**
+ * The same entry as postEntry, as two data-modifying CTEs for the caller to send with its own changes in
+ * one statement (PostgreSQL checks the postings' foreign keys at the end of that statement). `entryId` is
+ * an id readLedger drew from journal_entries, so the postings are hashed before anything is written. Same rules as
+ * postEntry; the caller holds the lock of every user in the entry.
+ */
+export async function entryWrites(tx: Tx, entryId: number, entry: EntryDraft) {
+  const lines = checkedLines(entry);
+  const rows = await postingRows(tx, entryId, entry, lines);
+  return [
+    tx.$with('ledger_entry').as(
+      tx
+        .insert(journalEntries)
+        .overridingSystemValue()
+        .values({
+          id: entryId,
+          kind: entry.kind,
+          memo: entry.memo ?? null,
+          ref: entry.ref ?? null,
+          createdAt: entry.at,
+        })
+        .returning({ id: journalEntries.id }),
+    ),
+    tx.$with('ledger_postings').as(tx.insert(postings).values(rows).returning({ id: postings.id })),
+  ] as const;
 }
 
 interface ChainHead {
@@ -242,33 +310,62 @@ async function chainHead(db: Executor, userId: number): Promise<ChainHead> {
 export type UserBalances = Record<UserAccountKind, Sen>;
 
 /**
- * A user's balances, each the sum of its postings. Inside a transaction that holds the user's lock the
- * same statement also reads the head of the user's hash chain, for the entry that usually follows.
+ * A user's balances, each the sum of its postings, in one statement that also remembers the user's account
+ * ids. Inside a transaction that holds the user's lock it also reads the head of the user's hash chain, and
+ * draws the next id of each table in `draw` (from its identity sequence, as an insert would), for rows the
+ * caller is about to write with those ids, such as the journal entry of entryWrites: the usual start of a
+ * money movement costs this one round trip.
  */
-export async function userBalances(db: Executor, userId: number): Promise<UserBalances> {
+export async function readLedger(
+  db: Executor,
+  userId: number,
+  options: { draw?: readonly PgTable[] } = {},
+): Promise<{ balances: UserBalances; drawn: number[] }> {
   const memory = lockedIn(db, userId);
   const head = memory
     ? sql<
         string | null
       >`(select p.seq || ' ' || p.hash from ${postings} p where p.user_id = ${userId} order by p.seq desc limit 1)`
     : sql<null>`null`;
+  const draw = options.draw ?? [];
+  // Each id is an uncorrelated subquery: evaluated once for the statement, not once per row.
+  const drawn = draw.length
+    ? sql<string>`concat_ws(' ', ${sql.join(
+        draw.map((table) => sql`(select nextval(pg_get_serial_sequence(${getTableName(table)}, 'id')))`),
+        sql`, `,
+      )})`
+    : sql<null>`null`;
   const rows = await db
     .select({
+      id: ledgerAccounts.id,
       kind: ledgerAccounts.kind,
       total: sql<string | null>`coalesce(sum(${postings.amount}), 0)`,
       head,
+      drawn,
     })
     .from(ledgerAccounts)
     .leftJoin(postings, eq(postings.accountId, ledgerAccounts.id))
     .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])))
-    .groupBy(ledgerAccounts.kind);
+    .groupBy(ledgerAccounts.id, ledgerAccounts.kind);
   const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0), withdrawing: sen(0) };
-  for (const row of rows) balances[row.kind as UserAccountKind] = sen(BigInt(row.total ?? 0));
-  if (memory && rows[0]) {
-    const [seq, hash] = (rows[0].head ?? '').split(' ');
+  const ids = accountIdsOf(db);
+  if (ids && ids.user.size + rows.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
+  for (const row of rows) {
+    balances[row.kind as UserAccountKind] = sen(BigInt(row.total ?? 0));
+    ids?.user.set(`${userId}:${row.kind}`, row.id);
+  }
+  const first = rows[0];
+  if (memory && first) {
+    const [seq, hash] = (first.head ?? '').split(' ');
     memory.heads.set(userId, seq && hash ? { seq: Number(seq), hash } : { seq: 0, hash: GENESIS_HASH });
   }
-  return balances;
+  if (draw.length > 0 && first?.drawn == null) throw new LedgerError(`user ${userId} has no accounts`);
+  return { balances, drawn: draw.length > 0 ? (first?.drawn ?? '').split(' ').map(Number) : [] };
+}
+
+/** A user's balances, each the sum of its postings (readLedger without the extras). */
+export async function userBalances(db: Executor, userId: number): Promise<UserBalances> {
+  return (await readLedger(db, userId)).balances;
 }
 
 /** A scalar subquery: the balance of one of a user's accounts (sum of its postings), as text. */

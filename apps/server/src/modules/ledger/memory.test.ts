@@ -1,9 +1,18 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, sen } from '@kabuto/contract';
-import { ledgerAccounts, postings } from '../../db/schema.js';
+import { journalEntries, ledgerAccounts, orders, postings } from '../../db/schema.js';
 import { createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
-import { GENESIS_HASH, HOUSE_ACCOUNT_KINDS, chainHash, lockUser, postEntry, userBalances } from './ledger.js';
+import {
+  GENESIS_HASH,
+  HOUSE_ACCOUNT_KINDS,
+  chainHash,
+  entryWrites,
+  lockUser,
+  postEntry,
+  readLedger,
+  userBalances,
+} from './ledger.js';
 
 /**
  * What the ledger remembers to save statements on the order path: account ids per database, the user's
@@ -146,5 +155,76 @@ describe('what the ledger remembers', () => {
         amount: 500,
       }),
     );
+  });
+
+  it('draws each asked id once per read, as the next value of its sequence', async () => {
+    const draw = () =>
+      a.database.db.transaction(async (tx) => {
+        await lockUser(tx, userA);
+        return (await readLedger(tx, userA, { draw: [orders, journalEntries] })).drawn;
+      });
+    const [firstOrder, firstEntry] = await draw();
+    const [nextOrder, nextEntry] = await draw();
+    expect(nextOrder).toBe((firstOrder ?? 0) + 1);
+    expect(nextEntry).toBe((firstEntry ?? 0) + 1);
+    // The entries postEntry writes take their ids from the same sequence.
+    expect(await fund(a, userA, 1)).toBe((nextEntry ?? 0) + 1);
+  });
+
+  it("writes an entry with the caller's statement exactly as postEntry would, onto the same chain", async () => {
+    const before = await chainOf(a, userA);
+    const cashBefore = (await userBalances(a.database.db, userA)).cash;
+    const entryId = await a.database.db.transaction(async (tx) => {
+      await lockUser(tx, userA);
+      const {
+        drawn: [id = 0],
+      } = await readLedger(tx, userA, { draw: [journalEntries] });
+      const [entry, lines] = await entryWrites(tx, id, {
+        kind: 'demo_funding',
+        ref: 'test',
+        at,
+        lines: [
+          { user: userA, account: 'cash', amount: sen(300) },
+          { house: 'demo_funding', amount: negSen(sen(300)) },
+          { user: userA, account: 'reserved', amount: sen(0) },
+        ],
+      });
+      await tx.with(entry, lines).select({ id: entry.id }).from(entry);
+      return id;
+    });
+    const after = await chainOf(a, userA);
+    expect(after).toHaveLength(before.length + 1);
+    const last = after[after.length - 1];
+    const previous = before[before.length - 1];
+    expect(last).toMatchObject({ entryId, seq: (previous?.seq ?? 0) + 1, amount: 300 });
+    expect(last?.hash).toBe(
+      chainHash(previous?.hash ?? GENESIS_HASH, {
+        seq: last?.seq ?? 0,
+        entry: entryId,
+        at: at.toISOString(),
+        kind: 'demo_funding',
+        account: 'cash',
+        amount: 300,
+      }),
+    );
+    expect((await userBalances(a.database.db, userA)).cash).toBe(cashBefore + 300);
+    const [written] = await a.database.db.select().from(journalEntries).where(eq(journalEntries.id, entryId));
+    expect(written).toMatchObject({ kind: 'demo_funding', ref: 'test' });
+  });
+
+  it('refuses an unbalanced entry before anything is sent', async () => {
+    await expect(
+      a.database.db.transaction(async (tx) => {
+        await lockUser(tx, userA);
+        await entryWrites(tx, 1, {
+          kind: 'demo_funding',
+          at,
+          lines: [
+            { user: userA, account: 'cash', amount: sen(300) },
+            { house: 'demo_funding', amount: negSen(sen(200)) },
+          ],
+        });
+      }),
+    ).rejects.toThrow('does not balance');
   });
 });

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { TMessage, TUserEvent } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/client.js';
 import { messages } from '../../db/schema.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 
@@ -23,10 +23,43 @@ export async function notify(
     .insert(messages)
     .values({ userId, kind, params: JSON.stringify(params), createdAt: at })
     .returning({ id: messages.id });
-  outbox.push({
-    userId,
-    event: { kind, at: at.toISOString(), data: { ...params, message_id: row?.id ?? null } },
-  });
+  queueEvent(outbox, userId, kind, params, at, row?.id ?? null);
+}
+
+/**
+ * notify() for a caller that writes the message with its other changes in one statement: the message's
+ * insert as a data-modifying CTE (`message`, answering its id), and `queue` to call with that id once
+ * the statement has run.
+ */
+export function messageWrite(
+  tx: Tx,
+  userId: number,
+  kind: string,
+  params: Record<string, unknown>,
+  at: Date,
+) {
+  return {
+    cte: tx.$with('message').as(
+      tx
+        .insert(messages)
+        .values({ userId, kind, params: JSON.stringify(params), createdAt: at })
+        .returning({ id: messages.id }),
+    ),
+    queue: (outbox: EventOutbox, id: number | null) => {
+      queueEvent(outbox, userId, kind, params, at, id);
+    },
+  };
+}
+
+function queueEvent(
+  outbox: EventOutbox,
+  userId: number,
+  kind: string,
+  params: Record<string, unknown>,
+  at: Date,
+  messageId: number | null,
+): void {
+  outbox.push({ userId, event: { kind, at: at.toISOString(), data: { ...params, message_id: messageId } } });
 }
 
 /** Pushes the queued events (after the commit; a push that fails does not undo the stored message). */

@@ -15,8 +15,8 @@ import {
   type TPlaceOrderRequest,
 } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/client.js';
-import { orders, positions } from '../../db/schema.js';
-import { notify, type EventOutbox } from '../messages/messages.js';
+import { journalEntries, orders, positions } from '../../db/schema.js';
+import { messageWrite, notify, type EventOutbox } from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
@@ -25,7 +25,14 @@ import { tradingCalendar } from '../../market/calendar.js';
 import { PTS_HOURS, nextOpen, sessionState } from '../../market/sessions.js';
 import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { isValidTick, tickSize } from '@kabuto/contract';
-import { lockUser, postEntry, userBalances, type PostingLine } from '../ledger/ledger.js';
+import {
+  entryWrites,
+  lockUser,
+  postEntry,
+  readLedger,
+  type EntryDraft,
+  type PostingLine,
+} from '../ledger/ledger.js';
 
 export interface TradingDeps {
   clock: Clock;
@@ -85,9 +92,17 @@ function isStale(quote: Quote, now: Date): boolean {
 }
 
 /**
- * Writes an order with its number in one statement: the number is the UTC day of `now` and the order's id
- * (at least 8 digits), e.g. 2026112400000042. The id is drawn from the orders' identity sequence in a CTE,
- * which PostgreSQL runs once however often the statement reads it, and given to both columns.
+ * An order's number: the UTC day of `now` and the order's id (at least 8 digits), e.g. 2026112400000042.
+ * newOrder makes the same number in SQL.
+ */
+export function orderNumber(id: number, now: Date): string {
+  return `${now.toISOString().slice(0, 10).replaceAll('-', '')}${String(id).padStart(8, '0')}`;
+}
+
+/**
+ * Writes an order with its number in one statement (see orderNumber). The id is drawn from the orders'
+ * identity sequence in a CTE, which PostgreSQL runs once however often the statement reads it, and given
+ * to both columns.
  */
 async function newOrder(
   tx: Tx,
@@ -110,6 +125,94 @@ async function newOrder(
     .returning();
   if (!row) throw new Error('order was not written');
   return row;
+}
+
+/**
+ * What filling an opening order at `price` moves: the principal and the fee, the collateral of a margin
+ * position, and the journal entry (the order's reservation released, the cost taken from cash, the fee to
+ * the house).
+ */
+function openingFill(
+  order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'reserved'>,
+  price: Sen,
+  fees: FeeSchedule,
+) {
+  const u = order.userId;
+  const principal = principalOf(price, order.quantity);
+  const fee = feeFor(principal, fees);
+  const margin = isMargin(order);
+  const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
+  const reserved = sen(order.reserved);
+  const spend = sen((margin ? collateral : principal) + fee);
+  const lines: PostingLine[] = [
+    { user: u, account: 'reserved', amount: negSen(reserved) },
+    { user: u, account: 'cash', amount: sen(reserved - spend) },
+    { house: 'fees', amount: fee },
+  ];
+  if (margin) lines.push({ user: u, account: 'margin', amount: collateral });
+  else lines.push({ house: 'market_settlement', amount: principal });
+  return { principal, fee, collateral, entryKind: margin ? 'margin_open' : 'trade_buy', lines };
+}
+
+/** The position a fill opens. */
+function openedPosition(
+  order: Pick<OrderRow, 'userId' | 'code' | 'direction' | 'leverage' | 'dayTrade' | 'quantity'>,
+  price: Sen,
+  collateral: Sen,
+  now: Date,
+): typeof positions.$inferInsert {
+  return {
+    userId: order.userId,
+    code: order.code,
+    direction: order.direction,
+    leverage: order.leverage,
+    dayTrade: order.dayTrade,
+    status: 'holding',
+    quantity: order.quantity,
+    avgPrice: price,
+    collateral,
+    openedAt: now,
+  };
+}
+
+/**
+ * Writes a new order with everything it causes in one statement of data-modifying CTEs: its journal entry
+ * and postings, the position a fill opens (the order reads the position's id), the user's message; then
+ * queues the message's event. Ids were drawn beforehand (readLedger), so the entry's postings are hashed and
+ * the order's number is known before anything is written.
+ */
+async function writeNewOrder(
+  tx: Tx,
+  write: {
+    order: Omit<typeof orders.$inferInsert, 'orderNo' | 'positionId'> & { id: number; orderNo: string };
+    entryId: number;
+    entry: Omit<EntryDraft, 'ref'>;
+    position: typeof positions.$inferInsert | null;
+    message: { kind: string; params: Record<string, unknown> };
+  },
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const { order, position } = write;
+  const entry = await entryWrites(tx, write.entryId, { ...write.entry, ref: order.orderNo });
+  const message = messageWrite(tx, order.userId, write.message.kind, write.message.params, write.entry.at);
+  const opened = position
+    ? tx.$with('opened').as(tx.insert(positions).values(position).returning({ id: positions.id }))
+    : null;
+  const placed = tx.$with('placed').as(
+    tx
+      .insert(orders)
+      .overridingSystemValue()
+      .values({ ...order, positionId: opened ? sql<number>`(select ${opened.id} from ${opened})` : null })
+      .returning(),
+  );
+  const [row] = await tx
+    .with(...entry, ...(opened ? [opened] : []), message.cte, placed)
+    .select()
+    .from(placed)
+    .crossJoin(message.cte);
+  if (!row) throw new Error(`order ${order.orderNo} was not written`);
+  message.queue(outbox, row.message.id);
+  return row.placed;
 }
 
 /** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */
@@ -148,7 +251,10 @@ export async function placeOrder(
   const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
 
   await lockUser(tx, userId);
-  const balances = await userBalances(tx, userId);
+  const {
+    balances,
+    drawn: [orderId = 0, entryId = 0],
+  } = await readLedger(tx, userId, { draw: [orders, journalEntries] });
   if (balances.cash < needed) {
     throw new AppError('INSUFFICIENT_FUNDS', {
       needed: formatYen(needed, deps.locale),
@@ -164,52 +270,67 @@ export async function placeOrder(
     }
   }
 
-  const order = await newOrder(
+  const order = {
+    id: orderId,
+    orderNo: orderNumber(orderId, now),
+    userId,
+    code: request.code,
+    kind: 'open' as const,
+    direction: request.direction,
+    side: draft.side,
+    priceType: request.price_type,
+    limitPrice: limit,
+    quantity: request.quantity,
+    leverage: request.leverage,
+    dayTrade: request.day_trade ?? false,
+    venue,
+    createdAt: now,
+  };
+  if (fillNow !== null) {
+    const fill = openingFill({ ...order, reserved: 0 }, fillNow, deps.fees);
+    return writeNewOrder(
+      tx,
+      {
+        order: {
+          ...order,
+          status: 'filled',
+          fillPrice: fillNow,
+          principal: fill.principal,
+          fee: fill.fee,
+          filledAt: now,
+        },
+        entryId,
+        entry: { kind: fill.entryKind, at: now, lines: fill.lines },
+        position: openedPosition(order, fillNow, fill.collateral, now),
+        message: {
+          kind: 'order.filled',
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+        },
+      },
+      outbox,
+    );
+  }
+  return writeNewOrder(
     tx,
     {
-      userId,
-      code: request.code,
-      kind: 'open',
-      direction: request.direction,
-      side: draft.side,
-      priceType: request.price_type,
-      limitPrice: limit,
-      quantity: request.quantity,
-      leverage: request.leverage,
-      dayTrade: request.day_trade ?? false,
-      venue,
-      status: 'pending',
-      principal,
-      fee,
-      createdAt: now,
+      order: { ...order, status: 'pending', principal, fee, reserved: needed },
+      entryId,
+      entry: {
+        kind: 'order_reserve',
+        at: now,
+        lines: [
+          { user: userId, account: 'cash', amount: negSen(needed) },
+          { user: userId, account: 'reserved', amount: needed },
+        ],
+      },
+      position: null,
+      message: {
+        kind: 'order.placed',
+        params: { order_no: order.orderNo, code: order.code, quantity: order.quantity },
+      },
     },
-    now,
-  );
-  if (fillNow !== null) return fillOpenOrder(tx, deps, order, fillNow, outbox);
-
-  await postEntry(tx, {
-    kind: 'order_reserve',
-    ref: order.orderNo,
-    at: now,
-    lines: [
-      { user: userId, account: 'cash', amount: negSen(needed) },
-      { user: userId, account: 'reserved', amount: needed },
-    ],
-  });
-  const [pending] = await tx
-    .update(orders)
-    .set({ reserved: needed })
-    .where(eq(orders.id, order.id))
-    .returning();
-  await notify(
-    tx,
     outbox,
-    userId,
-    'order.placed',
-    { order_no: order.orderNo, code: order.code, quantity: order.quantity },
-    now,
   );
-  return pending ?? order;
 }
 
 /** Fills an opening order at `price`: cash for the shares (or collateral for margin), the fee, a position. */
@@ -222,38 +343,15 @@ export async function fillOpenOrder(
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   const u = order.userId;
-  const principal = principalOf(price, order.quantity);
-  const fee = feeFor(principal, deps.fees);
-  const margin = isMargin(order);
-  const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
-  const reserved = sen(order.reserved);
-  const spend = sen((margin ? collateral : principal) + fee);
-  const lines: PostingLine[] = [
-    { user: u, account: 'reserved', amount: negSen(reserved) },
-    { user: u, account: 'cash', amount: sen(reserved - spend) },
-    { house: 'fees', amount: fee },
-  ];
-  if (margin) lines.push({ user: u, account: 'margin', amount: collateral });
-  else lines.push({ house: 'market_settlement', amount: principal });
-  await postEntry(tx, { kind: margin ? 'margin_open' : 'trade_buy', ref: order.orderNo, at: now, lines });
+  const { principal, fee, collateral, entryKind, lines } = openingFill(order, price, deps.fees);
+  await postEntry(tx, { kind: entryKind, ref: order.orderNo, at: now, lines });
 
   // The position and the order's fill in one statement: the update reads the new position's id from the
   // insert in its WITH clause (which runs whether or not the update finds the order still pending).
   const opened = tx.$with('opened').as(
     tx
       .insert(positions)
-      .values({
-        userId: u,
-        code: order.code,
-        direction: order.direction,
-        leverage: order.leverage,
-        dayTrade: order.dayTrade,
-        status: 'holding',
-        quantity: order.quantity,
-        avgPrice: price,
-        collateral,
-        openedAt: now,
-      })
+      .values(openedPosition(order, price, collateral, now))
       .returning({ id: positions.id }),
   );
   const [filled] = await tx
