@@ -1,13 +1,31 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
 import type { Db, Tx } from '../db/client.js';
+import { run, statement } from '../db/statement.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { noteLocked, userLockCte } from '../modules/ledger/ledger.js';
 import { AppError } from '../lib/app-error.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9_-]{8,100}$/;
+
+/** Takes the user's lock, then claims the key (the claim's value reads the locked row). */
+const claimStatement = statement<{ userId: number; key: string; hash: string }, { key: string }>(
+  'idempotency_claim',
+  (p) => `with ${userLockCte(p)}
+    insert into idempotency_keys (user_id, key, request_hash, status_code, response)
+    values ((select id from locked_user), ${p('key')}::text, ${p('hash')}::text, 0, '')
+    on conflict do nothing
+    returning key`,
+);
+
+/** Stores the answer of the claimed key. */
+const answerStatement = statement<{ userId: number; key: string; response: string }>(
+  'idempotency_answer',
+  (p) => `update idempotency_keys set status_code = 200, response = ${p('response')}::text
+    where user_id = ${p('userId')}::int and key = ${p('key')}::text`,
+);
 
 function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0] ?? request.url;
@@ -27,7 +45,7 @@ export async function idempotent<T>(
   db: Db,
   request: FastifyRequest,
   userId: number,
-  run: (tx: Tx) => Promise<T>,
+  work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
@@ -35,21 +53,8 @@ export async function idempotent<T>(
   const hash = requestHash(request);
   return db.transaction(async (tx) => {
     // The user's lock first (every money transaction of a user takes it before anything else), then the
-    // claim of the key, in one statement: the claim's value reads the locked row, so it runs once the lock
-    // is held.
-    const locked = userLockCte(tx, userId);
-    const claimed = await tx
-      .with(locked)
-      .insert(idempotencyKeys)
-      .values({
-        userId: sql<number>`(select ${locked.id} from ${locked})`,
-        key,
-        requestHash: hash,
-        statusCode: 0,
-        response: '',
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    // claim of the key, in one statement.
+    const claimed = await run(tx, claimStatement, { userId, key, hash });
     noteLocked(tx, userId);
     if (claimed.length === 0) {
       const [first] = await tx
@@ -59,11 +64,8 @@ export async function idempotent<T>(
       if (!first || first.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return JSON.parse(first.response) as T;
     }
-    const result = await run(tx);
-    await tx
-      .update(idempotencyKeys)
-      .set({ statusCode: 200, response: JSON.stringify(result) })
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+    const result = await work(tx);
+    await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });
     return result;
   });
 }

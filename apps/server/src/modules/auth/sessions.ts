@@ -1,5 +1,6 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { run, statement } from '../../db/statement.js';
 import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { newToken, sha256Hex } from '../../lib/tokens.js';
@@ -39,6 +40,16 @@ export interface ActiveSession {
   userId: number;
 }
 
+/** The session of a token's hash: every authenticated request runs it (src/db/statement.ts). */
+const sessionStatement = statement<
+  { tokenHash: string },
+  { id: number; userId: number; expiresAt: Date; lastSeenAt: Date; revokedAt: Date | null }
+>(
+  'auth_session',
+  (p) => `select id, user_id as "userId", expires_at as "expiresAt", last_seen_at as "lastSeenAt",
+    revoked_at as "revokedAt" from sessions where token_hash = ${p('tokenHash')}::text limit 1`,
+);
+
 /** The session a token names, if it is neither revoked nor past its idle or absolute expiry. */
 export async function resolveSession(
   db: Executor,
@@ -47,11 +58,7 @@ export async function resolveSession(
   token: string,
 ): Promise<ActiveSession | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const [row] = await db
-    .select()
-    .from(sessions)
-    .where(eq(sessions.tokenHash, sha256Hex(token)))
-    .limit(1);
+  const [row] = await run(db, sessionStatement, { tokenHash: sha256Hex(token) });
   if (!row || row.revokedAt) return null;
   const now = clock.now().getTime();
   if (now >= row.expiresAt.getTime()) return null;

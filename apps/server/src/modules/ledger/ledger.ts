@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, getTableName, inArray, is, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableName, is, isNull, sql } from 'drizzle-orm';
 import { PgTransaction, type PgTable } from 'drizzle-orm/pg-core';
 import { negSen, sen, type Sen } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
+import { run, statement, type Statement } from '../../db/statement.js';
 import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.js';
 
 /**
@@ -101,17 +102,15 @@ export async function lockUser(tx: Executor, userId: number): Promise<void> {
 }
 
 /**
- * lockUser's lock as a CTE (`locked_user`, one row with the user's id) for a statement that does more in
- * the same round trip once it holds the lock, by selecting from it (PostgreSQL takes the lock as the row is
- * read, before anything that reads the row runs). Call noteLocked after that statement has run.
+ * lockUser's lock as a CTE (`locked_user`, one row with the user's id) for a statement (src/db/statement.ts)
+ * that does more in the same round trip once it holds the lock, by reading from it: PostgreSQL takes the
+ * lock as the row is read, before anything that reads the row runs. Call noteLocked after the statement.
  */
-export function userLockCte(tx: Tx, userId: number) {
-  return tx
-    .$with('locked_user')
-    .as(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update'));
+export function userLockCte(p: (name: 'userId') => string): string {
+  return `locked_user as (select id from users where id = ${p('userId')}::int for no key update)`;
 }
 
-/** Records that the transaction now holds the user's lock (taken by lockUser or a userLockCte statement). */
+/** Records that the transaction holds the user's lock (taken by lockUser, or by a userLockCte statement). */
 export function noteLocked(tx: Executor, userId: number): void {
   if (!is(tx, PgTransaction)) return;
   let memory = txMemory.get(tx);
@@ -265,31 +264,59 @@ export async function postEntry(db: Executor, entry: EntryDraft): Promise<number
   return created.id;
 }
 
+/** The values of entryCtes' parameters. */
+export interface EntryParams extends Record<string, unknown> {
+  entryId: number;
+  entryKind: string;
+  entryMemo: string | null;
+  entryRef: string | null;
+  entryAt: Date;
+  postingAccounts: number[];
+  postingAmounts: number[];
+  postingUsers: (number | null)[];
+  postingSeqs: (number | null)[];
+  postingHashes: (string | null)[];
+}
+
 /**
- * The same entry as postEntry, as two data-modifying CTEs for the caller to send with its own changes in
- * one statement (PostgreSQL checks the postings' foreign keys at the end of that statement). `entryId` is
- * an id readLedger drew from journal_entries, so the postings are hashed before anything is written. Same rules as
- * postEntry; the caller holds the lock of every user in the entry.
+ * The same entry as postEntry, as two data-modifying CTEs (`ledger_entry`, `ledger_postings`) for the
+ * caller's statement (src/db/statement.ts), so that it is written with the caller's own changes in one
+ * round trip; PostgreSQL checks the postings' foreign keys at the end of that statement. entryParams gives
+ * the values.
  */
-export async function entryWrites(tx: Tx, entryId: number, entry: EntryDraft) {
-  const lines = checkedLines(entry);
-  const rows = await postingRows(tx, entryId, entry, lines);
-  return [
-    tx.$with('ledger_entry').as(
-      tx
-        .insert(journalEntries)
-        .overridingSystemValue()
-        .values({
-          id: entryId,
-          kind: entry.kind,
-          memo: entry.memo ?? null,
-          ref: entry.ref ?? null,
-          createdAt: entry.at,
-        })
-        .returning({ id: journalEntries.id }),
+export function entryCtes(p: (name: keyof EntryParams & string) => string): string {
+  return `ledger_entry as (
+      insert into journal_entries (id, kind, memo, ref, created_at) overriding system value
+      values (${p('entryId')}::int, ${p('entryKind')}::text, ${p('entryMemo')}::text, ${p('entryRef')}::text,
+        ${p('entryAt')}::timestamptz)
     ),
-    tx.$with('ledger_postings').as(tx.insert(postings).values(rows).returning({ id: postings.id })),
-  ] as const;
+    ledger_postings as (
+      insert into postings (entry_id, account_id, amount, created_at, user_id, seq, hash)
+      select ${p('entryId')}::int, l.account_id, l.amount, ${p('entryAt')}::timestamptz, l.user_id, l.seq, l.hash
+      from unnest(${p('postingAccounts')}::int[], ${p('postingAmounts')}::bigint[], ${p('postingUsers')}::int[],
+        ${p('postingSeqs')}::int[], ${p('postingHashes')}::text[]) as l(account_id, amount, user_id, seq, hash)
+    )`;
+}
+
+/**
+ * entryCtes' values for an entry: the same rules as postEntry (refused if empty or unbalanced), its
+ * postings hashed onto the users' chains. `entryId` is an id readLedger drew from journal_entries, so the
+ * postings are hashed before anything is written. The caller holds the lock of every user in the entry.
+ */
+export async function entryParams(db: Executor, entryId: number, entry: EntryDraft): Promise<EntryParams> {
+  const rows = await postingRows(db, entryId, entry, checkedLines(entry));
+  return {
+    entryId,
+    entryKind: entry.kind,
+    entryMemo: entry.memo ?? null,
+    entryRef: entry.ref ?? null,
+    entryAt: entry.at,
+    postingAccounts: rows.map((r) => r.accountId),
+    postingAmounts: rows.map((r) => r.amount),
+    postingUsers: rows.map((r) => r.userId ?? null),
+    postingSeqs: rows.map((r) => r.seq ?? null),
+    postingHashes: rows.map((r) => r.hash ?? null),
+  };
 }
 
 interface ChainHead {
@@ -322,36 +349,13 @@ export async function readLedger(
   options: { draw?: readonly PgTable[] } = {},
 ): Promise<{ balances: UserBalances; drawn: number[] }> {
   const memory = lockedIn(db, userId);
-  const head = memory
-    ? sql<
-        string | null
-      >`(select p.seq || ' ' || p.hash from ${postings} p where p.user_id = ${userId} order by p.seq desc limit 1)`
-    : sql<null>`null`;
-  const draw = options.draw ?? [];
-  // Each id is an uncorrelated subquery: evaluated once for the statement, not once per row.
-  const drawn = draw.length
-    ? sql<string>`concat_ws(' ', ${sql.join(
-        draw.map((table) => sql`(select nextval(pg_get_serial_sequence(${getTableName(table)}, 'id')))`),
-        sql`, `,
-      )})`
-    : sql<null>`null`;
-  const rows = await db
-    .select({
-      id: ledgerAccounts.id,
-      kind: ledgerAccounts.kind,
-      total: sql<string | null>`coalesce(sum(${postings.amount}), 0)`,
-      head,
-      drawn,
-    })
-    .from(ledgerAccounts)
-    .leftJoin(postings, eq(postings.accountId, ledgerAccounts.id))
-    .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])))
-    .groupBy(ledgerAccounts.id, ledgerAccounts.kind);
+  const draw = (options.draw ?? []).map((table) => getTableName(table));
+  const rows = await run(db, readStatement(memory !== undefined, draw), { userId });
   const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0), withdrawing: sen(0) };
   const ids = accountIdsOf(db);
   if (ids && ids.user.size + rows.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
   for (const row of rows) {
-    balances[row.kind as UserAccountKind] = sen(BigInt(row.total ?? 0));
+    balances[row.kind as UserAccountKind] = sen(BigInt(row.total));
     ids?.user.set(`${userId}:${row.kind}`, row.id);
   }
   const first = rows[0];
@@ -361,6 +365,37 @@ export async function readLedger(
   }
   if (draw.length > 0 && first?.drawn == null) throw new LedgerError(`user ${userId} has no accounts`);
   return { balances, drawn: draw.length > 0 ? (first?.drawn ?? '').split(' ').map(Number) : [] };
+}
+
+type ReadRow = { id: number; kind: string; total: string; head: string | null; drawn: string | null };
+const readStatements = new Map<string, Statement<{ userId: number }, ReadRow>>();
+
+/**
+ * readLedger's statement: the balances with the account ids; with the lock held, the chain head; and the
+ * drawn ids. Each id is an uncorrelated subquery, so it is drawn once for the statement, not once per row.
+ */
+function readStatement(locked: boolean, draw: readonly string[]): Statement<{ userId: number }, ReadRow> {
+  const key = [locked ? 'locked' : 'open', ...draw].join('_');
+  let found = readStatements.get(key);
+  if (!found) {
+    for (const table of draw) if (!/^[a-z_]+$/.test(table)) throw new LedgerError(`bad table ${table}`);
+    const kinds = USER_ACCOUNT_KINDS.map((k) => `'${k}'`).join(', ');
+    found = statement(`ledger_read_${key}`, (p) => {
+      const head = locked
+        ? `(select h.seq || ' ' || h.hash from postings h where h.user_id = ${p('userId')}
+            order by h.seq desc limit 1)`
+        : 'null';
+      const drawn = draw.length
+        ? `concat_ws(' ', ${draw.map((t) => `(select nextval(pg_get_serial_sequence('${t}', 'id')))`).join(', ')})`
+        : 'null';
+      return `select a.id, a.kind, coalesce(sum(p.amount), 0)::text as total, ${head} as head, ${drawn} as drawn
+        from ledger_accounts a left join postings p on p.account_id = a.id
+        where a.user_id = ${p('userId')}::int and a.kind in (${kinds})
+        group by a.id, a.kind`;
+    });
+    readStatements.set(key, found);
+  }
+  return found;
 }
 
 /** A user's balances, each the sum of its postings (readLedger without the extras). */

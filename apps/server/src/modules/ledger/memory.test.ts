@@ -7,12 +7,15 @@ import {
   GENESIS_HASH,
   HOUSE_ACCOUNT_KINDS,
   chainHash,
-  entryWrites,
+  entryCtes,
+  entryParams,
   lockUser,
   postEntry,
   readLedger,
   userBalances,
+  type EntryParams,
 } from './ledger.js';
+import { run, statement } from '../../db/statement.js';
 
 /**
  * What the ledger remembers to save statements on the order path: account ids per database, the user's
@@ -37,6 +40,8 @@ afterAll(async () => {
 });
 
 const at = new Date('2026-11-24T01:00:00.000Z');
+/** A statement that writes nothing but an entry. */
+const entryOnly = statement<EntryParams>('test_entry_only', (p) => `with ${entryCtes(p)} select 1`);
 const fund = (t: TestApp, userId: number, yen: number) =>
   t.database.db.transaction(async (tx) => {
     await lockUser(tx, userId);
@@ -179,7 +184,7 @@ describe('what the ledger remembers', () => {
       const {
         drawn: [id = 0],
       } = await readLedger(tx, userA, { draw: [journalEntries] });
-      const [entry, lines] = await entryWrites(tx, id, {
+      const params = await entryParams(tx, id, {
         kind: 'demo_funding',
         ref: 'test',
         at,
@@ -189,7 +194,7 @@ describe('what the ledger remembers', () => {
           { user: userA, account: 'reserved', amount: sen(0) },
         ],
       });
-      await tx.with(entry, lines).select({ id: entry.id }).from(entry);
+      await run(tx, entryOnly, params);
       return id;
     });
     const after = await chainOf(a, userA);
@@ -216,7 +221,7 @@ describe('what the ledger remembers', () => {
     await expect(
       a.database.db.transaction(async (tx) => {
         await lockUser(tx, userA);
-        await entryWrites(tx, 1, {
+        await entryParams(tx, 1, {
           kind: 'demo_funding',
           at,
           lines: [

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { TMessage, TUserEvent } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { messages } from '../../db/schema.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 
@@ -26,32 +26,39 @@ export async function notify(
   queueEvent(outbox, userId, kind, params, at, row?.id ?? null);
 }
 
+/** The values of messageCte's parameters. */
+export interface MessageParams extends Record<string, unknown> {
+  messageUser: number;
+  messageKind: string;
+  messageParams: string;
+  messageAt: Date;
+}
+
 /**
- * notify() for a caller that writes the message with its other changes in one statement: the message's
- * insert as a data-modifying CTE (`message`, answering its id), and `queue` to call with that id once
- * the statement has run.
+ * notify() for a caller that writes the message with its other changes in one statement
+ * (src/db/statement.ts): the message's insert as a data-modifying CTE `message` answering its id. Its
+ * values come from messageValues; queueEvent queues the event with the id once the statement has run.
  */
-export function messageWrite(
-  tx: Tx,
+export function messageCte(p: (name: keyof MessageParams & string) => string): string {
+  return `message as (
+      insert into messages (user_id, kind, params, created_at)
+      values (${p('messageUser')}::int, ${p('messageKind')}::text, ${p('messageParams')}::text,
+        ${p('messageAt')}::timestamptz)
+      returning id
+    )`;
+}
+
+export function messageValues(
   userId: number,
   kind: string,
   params: Record<string, unknown>,
   at: Date,
-) {
-  return {
-    cte: tx.$with('message').as(
-      tx
-        .insert(messages)
-        .values({ userId, kind, params: JSON.stringify(params), createdAt: at })
-        .returning({ id: messages.id }),
-    ),
-    queue: (outbox: EventOutbox, id: number | null) => {
-      queueEvent(outbox, userId, kind, params, at, id);
-    },
-  };
+): MessageParams {
+  return { messageUser: userId, messageKind: kind, messageParams: JSON.stringify(params), messageAt: at };
 }
 
-function queueEvent(
+/** Queues a message's live event for after the commit (for a message written by a messageCte statement too). */
+export function queueEvent(
   outbox: EventOutbox,
   userId: number,
   kind: string,

@@ -15,8 +15,16 @@ import {
   type TPlaceOrderRequest,
 } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/client.js';
+import { run, statement } from '../../db/statement.js';
 import { journalEntries, orders, positions } from '../../db/schema.js';
-import { messageWrite, notify, type EventOutbox } from '../messages/messages.js';
+import {
+  messageCte,
+  messageValues,
+  notify,
+  queueEvent,
+  type EventOutbox,
+  type MessageParams,
+} from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
@@ -26,11 +34,13 @@ import { PTS_HOURS, nextOpen, sessionState } from '../../market/sessions.js';
 import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';
 import { isValidTick, tickSize } from '@kabuto/contract';
 import {
-  entryWrites,
+  entryCtes,
+  entryParams,
   lockUser,
   postEntry,
   readLedger,
   type EntryDraft,
+  type EntryParams,
   type PostingLine,
 } from '../ledger/ledger.js';
 
@@ -175,44 +185,91 @@ function openedPosition(
   };
 }
 
+type WriteOrderParams = EntryParams &
+  MessageParams & {
+    id: number;
+    orderNo: string;
+    userId: number;
+    code: string;
+    kind: string;
+    direction: string;
+    side: string;
+    priceType: string;
+    limitPrice: number | null;
+    quantity: number;
+    leverage: number;
+    dayTrade: boolean;
+    venue: string;
+    status: string;
+    fillPrice: number | null;
+    principal: number;
+    fee: number;
+    reserved: number;
+    createdAt: Date;
+    filledAt: Date | null;
+    fills: boolean;
+    collateral: number;
+  };
+
 /**
- * Writes a new order with everything it causes in one statement of data-modifying CTEs: its journal entry
- * and postings, the position a fill opens (the order reads the position's id), the user's message; then
- * queues the message's event. Ids were drawn beforehand (readLedger), so the entry's postings are hashed and
- * the order's number is known before anything is written.
+ * A new order with everything it causes, in one statement of data-modifying CTEs: its journal entry and
+ * postings, the position a fill opens (the order reads the position's id from it), the user's message.
+ */
+const writeOrderStatement = statement<WriteOrderParams, { message_id: number; position_id: number | null }>(
+  'trading_write_order',
+  (p) => `with ${entryCtes(p)}, ${messageCte(p)},
+    opened as (
+      insert into positions (user_id, code, direction, leverage, day_trade, status, quantity, avg_price, collateral,
+        opened_at)
+      select ${p('userId')}::int, ${p('code')}::text, ${p('direction')}::text, ${p('leverage')}::int,
+        ${p('dayTrade')}::boolean, 'holding', ${p('quantity')}::int, ${p('fillPrice')}::bigint,
+        ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz
+      where ${p('fills')}::boolean
+      returning id
+    ),
+    placed as (
+      insert into orders (id, order_no, user_id, code, kind, direction, side, price_type, limit_price, quantity,
+        leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at,
+        filled_at)
+      overriding system value
+      values (${p('id')}::int, ${p('orderNo')}::text, ${p('userId')}::int, ${p('code')}::text, ${p('kind')}::text,
+        ${p('direction')}::text, ${p('side')}::text, ${p('priceType')}::text, ${p('limitPrice')}::bigint,
+        ${p('quantity')}::int, ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('venue')}::text,
+        (select id from opened), ${p('status')}::text, ${p('fillPrice')}::bigint, ${p('principal')}::bigint,
+        ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)
+    )
+    select (select id from message) as message_id, (select id from opened) as position_id`,
+);
+
+/**
+ * Writes a new order with everything it causes in one round trip (writeOrderStatement), then queues the
+ * message's event. Ids were drawn beforehand (readLedger), so the entry's postings are hashed and the
+ * order's number is known before anything is written; the answer is the order as written.
  */
 async function writeNewOrder(
   tx: Tx,
   write: {
-    order: Omit<typeof orders.$inferInsert, 'orderNo' | 'positionId'> & { id: number; orderNo: string };
+    order: Omit<OrderRow, 'positionId'>;
     entryId: number;
     entry: Omit<EntryDraft, 'ref'>;
-    position: typeof positions.$inferInsert | null;
+    /** the collateral of the position a fill opens (0 for a cash position) */
+    fill: { collateral: Sen } | null;
     message: { kind: string; params: Record<string, unknown> };
   },
   outbox: Outbox,
 ): Promise<OrderRow> {
-  const { order, position } = write;
-  const entry = await entryWrites(tx, write.entryId, { ...write.entry, ref: order.orderNo });
-  const message = messageWrite(tx, order.userId, write.message.kind, write.message.params, write.entry.at);
-  const opened = position
-    ? tx.$with('opened').as(tx.insert(positions).values(position).returning({ id: positions.id }))
-    : null;
-  const placed = tx.$with('placed').as(
-    tx
-      .insert(orders)
-      .overridingSystemValue()
-      .values({ ...order, positionId: opened ? sql<number>`(select ${opened.id} from ${opened})` : null })
-      .returning(),
-  );
-  const [row] = await tx
-    .with(...entry, ...(opened ? [opened] : []), message.cte, placed)
-    .select()
-    .from(placed)
-    .crossJoin(message.cte);
+  const { order, fill } = write;
+  const message = messageValues(order.userId, write.message.kind, write.message.params, write.entry.at);
+  const [row] = await run(tx, writeOrderStatement, {
+    ...(await entryParams(tx, write.entryId, { ...write.entry, ref: order.orderNo })),
+    ...message,
+    ...order,
+    fills: fill !== null,
+    collateral: fill?.collateral ?? 0,
+  });
   if (!row) throw new Error(`order ${order.orderNo} was not written`);
-  message.queue(outbox, row.message.id);
-  return row.placed;
+  queueEvent(outbox, order.userId, write.message.kind, write.message.params, write.entry.at, row.message_id);
+  return { ...order, positionId: row.position_id };
 }
 
 /** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */
@@ -284,7 +341,9 @@ export async function placeOrder(
     leverage: request.leverage,
     dayTrade: request.day_trade ?? false,
     venue,
+    reason: null,
     createdAt: now,
+    cancelledAt: null,
   };
   if (fillNow !== null) {
     const fill = openingFill({ ...order, reserved: 0 }, fillNow, deps.fees);
@@ -297,11 +356,12 @@ export async function placeOrder(
           fillPrice: fillNow,
           principal: fill.principal,
           fee: fill.fee,
+          reserved: 0,
           filledAt: now,
         },
         entryId,
         entry: { kind: fill.entryKind, at: now, lines: fill.lines },
-        position: openedPosition(order, fillNow, fill.collateral, now),
+        fill: { collateral: fill.collateral },
         message: {
           kind: 'order.filled',
           params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
@@ -313,7 +373,15 @@ export async function placeOrder(
   return writeNewOrder(
     tx,
     {
-      order: { ...order, status: 'pending', principal, fee, reserved: needed },
+      order: {
+        ...order,
+        status: 'pending',
+        fillPrice: null,
+        principal,
+        fee,
+        reserved: needed,
+        filledAt: null,
+      },
       entryId,
       entry: {
         kind: 'order_reserve',
@@ -323,7 +391,7 @@ export async function placeOrder(
           { user: userId, account: 'reserved', amount: needed },
         ],
       },
-      position: null,
+      fill: null,
       message: {
         kind: 'order.placed',
         params: { order_no: order.orderNo, code: order.code, quantity: order.quantity },

@@ -58,7 +58,7 @@ describe('statements per order', () => {
     expect(answer?.status).toBe('filled');
     if (process.env['SHOW_STATEMENTS']) console.log(statements.join('\n'));
     console.log(`market buy: ${statements.length} statements (BEGIN and COMMIT not counted)`);
-    expect(statements.length).toBeLessThanOrEqual(10);
+    expect(statements.length).toBeLessThanOrEqual(5);
   });
 
   it('a replay of the same key', async () => {
@@ -67,7 +67,7 @@ describe('statements per order', () => {
     await place(u.token, key);
     const statements = await statementsOf(() => place(u.token, key));
     console.log(`replay: ${statements.length} statements`);
-    expect(statements.length).toBeLessThanOrEqual(4);
+    expect(statements.length).toBeLessThanOrEqual(3);
   });
 
   it('numbers an order in its insert: the UTC day and the id, at least 8 digits', async () => {
