@@ -48,6 +48,14 @@ function drawsFor(date: IsoDate, p: DailyParams): DayDraws {
   };
 }
 
+/** A previous close on the grid, near `raw`, from which `close` is inside the daily limits. */
+export function reachablePreviousClose(grid: PriceGrid, close: number, raw: number): number {
+  let prev = grid.round(Math.max(raw, 1), 'nearest');
+  while (close > grid.limits(prev).upper) prev = grid.up(prev);
+  while (close < grid.limits(prev).lower) prev = grid.down(prev);
+  return prev;
+}
+
 function clamp(value: number, lower: number, upper: number): number {
   return Math.min(upper, Math.max(lower, value));
 }
@@ -94,7 +102,7 @@ export class DailyWalk {
       const j = this.first - 1;
       const d = this.draws(j);
       const close = this.close[j] ?? 0;
-      this.close[j - 1] = this.previousCloseFor(close, close / Math.exp(d.ret));
+      this.close[j - 1] = reachablePreviousClose(this.p.grid, close, close / Math.exp(d.ret));
       this.fillDay(j, d);
       this.first = j;
     }
@@ -118,15 +126,6 @@ export class DailyWalk {
 
   private draws(j: number): DayDraws {
     return drawsFor(this.days[j] ?? '', this.p);
-  }
-
-  /** A previous close from which `close` is reachable within the daily limits, near `raw`. */
-  private previousCloseFor(close: number, raw: number): number {
-    const grid = this.p.grid;
-    let prev = grid.round(Math.max(raw, 1), 'nearest');
-    while (close > grid.limits(prev).upper) prev = grid.up(prev);
-    while (close < grid.limits(prev).lower) prev = grid.down(prev);
-    return prev;
   }
 
   /** Fills open, high, low and volume of day j from its previous close and its close. */

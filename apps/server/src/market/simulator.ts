@@ -31,6 +31,7 @@ import {
   type MarketPosition,
   type SessionStatus,
 } from './sessions.js';
+import { universeCodes, universeParameters, type MarketUniverse, type ParameterBasis } from './universe.js';
 
 /** History starts at the first business day the holiday list covers. */
 export const DEFAULT_HISTORY_START = '2024-01-04';
@@ -57,13 +58,20 @@ export interface SimulatorOptions {
   tickIntervalMs?: number;
   /** share of symbols ticking per beat, in (0, 1] (default 0.3) */
   tickFraction?: number;
-  /** the codes to quote (default: every calibrated stock, i.e. the Nikkei 225) */
+  /**
+   * the stocks to simulate (default `nikkei225`): stocks without a calibration row get parameters by
+   * the derivation rule of universe.ts (ADR 0012)
+   */
+  universe?: MarketUniverse;
+  /** the codes to list and tick, all in the universe (default: the whole universe) */
   codes?: readonly string[];
 }
 
 /** What the simulator needs to walk one instrument (a stock in sen, or TOPIX in hundredths of a point). */
 interface Spec {
   id: string;
+  /** calibrated to the stock's own statistics, or derived by the rule (stocks only) */
+  basis: ParameterBasis;
   key: number;
   grid: PriceGrid;
   /** daily volatility */
@@ -128,8 +136,9 @@ function toInstant(value: Date | string, name: string): Date {
 }
 
 /**
- * The default market data provider: a deterministic simulation of the Nikkei 225 stocks and the two
- * indices, calibrated to market-data/calibration.csv.
+ * The default market data provider: a deterministic simulation of a universe of stocks (the Nikkei 225
+ * by default; see universe.ts) and the two indices. Stocks with a row in market-data/calibration.csv are
+ * calibrated to it; the others get parameters by the written derivation rule of universe.ts (ADR 0012).
  *
  * Determinism: every random draw comes from a counter-based stream keyed by (seed, code, trading day
  * [, minute]), so a day's or a minute's prices are computed directly, never by replaying earlier
@@ -180,19 +189,24 @@ export class MarketSimulator implements MarketDataProvider {
     const marketKey = mixKeys(this.seedKey, 0x6d6b74);
 
     for (const cal of data.calibration.values()) {
-      const instrument = data.byCode.get(cal.code);
-      if (!instrument) throw new Error(`calibration for unknown code ${cal.code}`);
-      this.specs.set(cal.code, {
-        id: cal.code,
-        key: mixKeys(this.seedKey, hashString(cal.code)),
+      if (!data.byCode.has(cal.code)) throw new Error(`calibration for unknown code ${cal.code}`);
+    }
+    const universe = options.universe ?? 'nikkei225';
+    for (const p of universeParameters(universe, data, this.seedKey).values()) {
+      const instrument = data.byCode.get(p.code);
+      if (!instrument) continue;
+      this.specs.set(p.code, {
+        id: p.code,
+        basis: p.basis,
+        key: mixKeys(this.seedKey, hashString(p.code)),
         grid: stockGrid(instrument.is_topix500),
-        sigma: cal.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
-        annVolatility: cal.ann_volatility,
+        sigma: p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR),
+        annVolatility: p.annVolatility,
         beta: STOCK_MARKET_BETA,
-        refDate: cal.ref_date,
-        refClose: cal.ref_close,
-        prevClose: cal.prev_close,
-        avgVolume: cal.avg_volume_60d,
+        refDate: p.refDate,
+        refClose: p.refClose,
+        prevClose: p.prevClose,
+        avgVolume: p.avgVolume,
       });
     }
     const topix = data.indexCalibration.get('topix');
@@ -200,6 +214,7 @@ export class MarketSimulator implements MarketDataProvider {
     if (!topix || !nikkei) throw new Error('index_calibration.csv needs nikkei225 and topix');
     this.topix = {
       id: 'topix',
+      basis: 'calibrated',
       key: marketKey,
       grid: INDEX_GRID,
       sigma: topix.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
@@ -210,14 +225,17 @@ export class MarketSimulator implements MarketDataProvider {
       prevClose: topix.prev_level_centi,
       avgVolume: 0,
     };
-    this.nikkeiCodes = data.nikkei225.map((i) => i.code).filter((c) => this.specs.has(c));
+    // the index is the calibrated members' (a member without a calibration row would be left out)
+    this.nikkeiCodes = data.nikkei225
+      .map((i) => i.code)
+      .filter((c) => this.specs.get(c)?.basis === 'calibrated');
     const refSum = this.nikkeiCodes.reduce((sum, c) => sum + (this.specs.get(c)?.refClose ?? 0), 0);
     this.nikkeiDivisor = refSum / nikkei.ref_level_centi;
     if (this.nikkeiCodes.some((c) => this.specs.get(c)?.refDate !== nikkei.ref_date)) {
       throw new Error('Nikkei 225 members and the index must share one ref_date');
     }
 
-    const codes = options.codes ?? [...this.specs.keys()].sort();
+    const codes = options.codes ?? universeCodes(universe, data);
     for (const code of codes) {
       if (!this.specs.has(code)) throw new UnknownSymbolError(code);
     }
