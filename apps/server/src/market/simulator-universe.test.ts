@@ -208,3 +208,42 @@ describe('determinism and the indices', () => {
     expect(quotes).toBeLessThan(3791 * 0.35);
   });
 });
+
+describe('memory bounds and the next day', () => {
+  it('holds one minute path and one second path per stock, however many times it is quoted', () => {
+    const clock = new FixedClock(tokyo('2026-02-09 10:00'));
+    const sim = new MarketSimulator({ seed: SEED, clock, universe: 'all' });
+    for (let i = 0; i < 5; i++) {
+      sim.quotes(sim.codes);
+      sim.indices();
+      clock.advance(20_000);
+    }
+    const sizes = sim.cacheSizes();
+    // every stock and TOPIX (the Nikkei 225 is computed from its members)
+    expect(sizes.latestDays).toBe(3791 + 1);
+    expect(sizes.latestMinutes).toBe(3791 + 1);
+    expect(sizes.days).toBe(0);
+    expect(sizes.minutes).toBe(0);
+    expect(sizes.prepared).toBe(0);
+  });
+
+  it('prepares the next day’s paths in the minutes before it starts, without changing any price', () => {
+    const clock = new FixedClock(tokyo('2026-02-09 15:30'));
+    const fed = new MarketSimulator({ seed: SEED, clock, universe: 'topix500' });
+    fed.quotes(fed.codes);
+    clock.set(tokyo('2026-02-10 08:50'));
+    fed.beat();
+    expect(fed.cacheSizes().prepared).toBe(0); // more than five minutes ahead
+    clock.set(tokyo('2026-02-10 08:56'));
+    for (let s = 0; s < 180; s++) {
+      fed.beat();
+      clock.advance(1_000);
+    }
+    expect(fed.cacheSizes().prepared).toBe(504 + 1);
+    clock.set(tokyo('2026-02-10 09:00:05'));
+    const fresh = new MarketSimulator({ seed: SEED, clock, universe: 'topix500' });
+    expect(fed.quotes(fed.codes)).toEqual(fresh.quotes(fresh.codes));
+    expect(fed.indices()).toEqual(fresh.indices());
+    expect(fed.cacheSizes().prepared).toBe(0);
+  });
+});
