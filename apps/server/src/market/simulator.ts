@@ -191,6 +191,8 @@ export class MarketSimulator implements MarketDataProvider {
   private readonly nikkeiPaths = new Map<IsoDate, IndexPath>();
   private readonly listeners = new Set<MarketListener>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** the last quote time formatted (a list formats one instant for thousands of quotes) */
+  private lastTime = { ms: Number.NaN, iso: '' };
   private lastPhase: string | undefined;
 
   constructor(options: SimulatorOptions = {}) {
@@ -605,9 +607,15 @@ export class MarketSimulator implements MarketDataProvider {
       limit_up: sen(upper),
       limit_down: sen(lower),
       trading_date: snap.date,
-      time: pos.asOf.toISOString(),
+      time: this.isoTime(pos.asOf),
       simulated: true,
     };
+  }
+
+  private isoTime(at: Date): string {
+    const ms = at.getTime();
+    if (ms !== this.lastTime.ms) this.lastTime = { ms, iso: at.toISOString() };
+    return this.lastTime.iso;
   }
 
   /** One day's 1-minute bars up to `pos` (all of them with the closing auction when pos is null). */
