@@ -58,6 +58,8 @@ interface Figures {
   heapEndMb: number;
   buffersEndMb: number;
   paths: number;
+  /** a process with the simulator alone (no app, no database): RSS and JS heap + array buffers */
+  bare: { rssMb: number; heapMb: number; buffersMb: number };
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
@@ -78,7 +80,7 @@ async function gc(): Promise<void> {
   collect();
 }
 
-async function measure(universe: MarketUniverse): Promise<Figures> {
+async function measure(universe: MarketUniverse): Promise<Omit<Figures, 'bare'>> {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-measure-')),
     LOG_LEVEL: 'silent',
@@ -203,6 +205,10 @@ function table(rows: Figures[]): string {
     ['minute paths held', (r) => r.paths],
     ['RSS with the app ready / at the end (MB)', (r) => `${r.rssReadyMb} / ${r.rssEndMb}`],
     ['JS heap + array buffers at the end, after GC (MB)', (r) => `${r.heapEndMb} + ${r.buffersEndMb}`],
+    [
+      'simulator alone: RSS, JS heap + array buffers (MB)',
+      (r) => `${r.bare.rssMb}, ${r.bare.heapMb} + ${r.bare.buffersMb}`,
+    ],
   ];
   const row = (cells: (string | number)[]): string => `| ${cells.join(' | ')} |`;
   return [
@@ -212,10 +218,35 @@ function table(rows: Figures[]): string {
   ].join('\n');
 }
 
+/** The simulator alone, after a minute of beats and a list's worth of quotes a second. */
+async function measureBare(universe: MarketUniverse): Promise<Figures['bare']> {
+  const clock = new FixedClock(START);
+  const market = new MarketSimulator({ clock, seed: 'kabuto', universe });
+  for (let i = 0; i < 60; i++) {
+    market.beat();
+    market.quotes(market.codes);
+    clock.advance(1_000);
+  }
+  await gc();
+  const m = process.memoryUsage();
+  return { rssMb: mb(m.rss), heapMb: mb(m.heapUsed), buffersMb: mb(m.arrayBuffers) };
+}
+
+function runChild(mode: string, universe: string): string {
+  return execFileSync(
+    process.execPath,
+    [...process.execArgv, script ?? fileURLToPath(import.meta.url), mode, universe],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+}
+
 const [, script, ...args] = process.argv;
 if (args[0] === '--child') {
   const universe = args[1] as MarketUniverse;
   process.stdout.write(JSON.stringify(await measure(universe)));
+} else if (args[0] === '--bare') {
+  const universe = args[1] as MarketUniverse;
+  process.stdout.write(JSON.stringify(await measureBare(universe)));
 } else {
   const wanted = args.length > 0 ? args : [...MARKET_UNIVERSES];
   const rows: Figures[] = [];
@@ -224,12 +255,9 @@ if (args[0] === '--child') {
       console.error(`unknown universe ${universe}: one of ${MARKET_UNIVERSES.join(', ')}`);
       process.exit(2);
     }
-    const child = execFileSync(
-      process.execPath,
-      [...process.execArgv, script ?? fileURLToPath(import.meta.url), '--child', universe],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    );
-    rows.push(JSON.parse(child) as Figures);
+    const figures = JSON.parse(runChild('--child', universe)) as Omit<Figures, 'bare'>;
+    const bare = JSON.parse(runChild('--bare', universe)) as Figures['bare'];
+    rows.push({ ...figures, bare });
     console.error(`measured ${universe}`);
   }
   console.log(table(rows));
