@@ -47,6 +47,8 @@ export const STOCK_MARKET_BETA = 0.6;
  * `to` in the past) go through these LRU caches.
  */
 const INTRADAY_CACHE_SIZE = 1_024;
+const SECONDS_CACHE_SIZE = 4_096;
+const INDEX_PATH_CACHE_SIZE = 64;
 /**
  * The live feed prepares the next trading day's minute paths this long before the day starts, a share
  * of the universe per beat over PREPARE_BEATS beats, so that the first beat and the first lists of the
@@ -54,8 +56,6 @@ const INTRADAY_CACHE_SIZE = 1_024;
  */
 export const PREPARE_AHEAD_MS = 5 * 60_000;
 const PREPARE_BEATS = 120;
-const SECONDS_CACHE_SIZE = 4_096;
-const INDEX_PATH_CACHE_SIZE = 64;
 
 export interface SimulatorOptions {
   /** the same seed and clock give the same prices (default 1) */
