@@ -157,6 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       clock: options.clock,
       mode: config.MARKET_CLOCK,
       seed: config.MARKET_SEED,
+      universe: config.MARKET_UNIVERSE,
       tickIntervalMs: config.MARKET_TICK_MS,
       tickFraction: config.MARKET_TICK_FRACTION,
     });

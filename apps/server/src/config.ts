@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { MARKET_UNIVERSES } from './market/universe.js';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -86,6 +87,13 @@ export const ZConfig = z.object({
   MATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** `tokyo` follows the real Tokyo clock; `always-open` keeps the simulated market in session (demos, tests). */
   MARKET_CLOCK: z.enum(['tokyo', 'always-open']).default('tokyo'),
+  /**
+   * Which listings have (simulated) prices and can be traded: `nikkei225`, `topix500` (the Nikkei 225 and
+   * the TOPIX500) or `all` (every listing). Every listing is searchable either way (ADR 0012).
+   */
+  MARKET_UNIVERSE: z
+    .enum(MARKET_UNIVERSES, { error: `must be one of ${MARKET_UNIVERSES.join(', ')}` })
+    .default('nikkei225'),
   /** The simulator's seed: the same seed and clock give the same prices. */
   MARKET_SEED: z.string().min(1).max(64).default('kabuto'),
   /** How often the simulator's live feed beats, in ms (each beat ticks about 30% of the symbols). */

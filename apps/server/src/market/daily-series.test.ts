@@ -21,8 +21,9 @@ describe('DailyWalk', () => {
   it('keeps the calibration closes on ref_date and the day before', () => {
     const walk = new DailyWalk(days, params);
     walk.ensure(1, days.length - 1);
-    expect(walk.close[ref]).toBe(46_300);
-    expect(walk.close[ref - 1]).toBe(46_800);
+    expect(walk.close(ref)).toBe(46_300);
+    expect(walk.close(ref - 1)).toBe(46_800);
+    expect(walk.day(ref).close).toBe(46_300);
   });
 
   it('gives the same days whatever order they are asked in', () => {
@@ -40,18 +41,15 @@ describe('DailyWalk', () => {
     walk.ensure(1, days.length - 1);
     const bad: number[] = [];
     for (let j = 1; j < days.length; j++) {
-      const limits = params.grid.limits(walk.close[j - 1] ?? 0);
-      const o = walk.open[j] ?? 0;
-      const h = walk.high[j] ?? 0;
-      const l = walk.low[j] ?? 0;
-      const c = walk.close[j] ?? 0;
-      const v = walk.volume[j] ?? 0;
+      const limits = params.grid.limits(walk.close(j - 1));
+      const { open: o, high: h, low: l, close: c, volume: v } = walk.day(j);
       if (l < limits.lower || h > limits.upper) bad.push(j);
       if (l > Math.min(o, c) || h < Math.max(o, c)) bad.push(j);
       if (v <= 0 || v % 100 !== 0) bad.push(j);
     }
     expect(bad).toEqual([]);
-    const mean = walk.volume.slice(1).reduce((a, b) => a + b, 0) / (days.length - 1);
+    const volumes = days.slice(1).map((_d, i) => walk.day(i + 1).volume);
+    const mean = volumes.reduce((a, b) => a + b, 0) / (days.length - 1);
     expect(mean).toBeGreaterThan(700_000);
     expect(mean).toBeLessThan(1_400_000);
   });
@@ -59,7 +57,7 @@ describe('DailyWalk', () => {
   it('has roughly the calibrated volatility', () => {
     const walk = new DailyWalk(days, params);
     walk.ensure(1, days.length - 1);
-    const returns = walk.close.slice(1).map((c, i) => Math.log(c / (walk.close[i] ?? c)));
+    const returns = days.slice(1).map((_d, i) => Math.log(walk.close(i + 1) / walk.close(i)));
     const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
     const variance = returns.reduce((a, r) => a + (r - mean) ** 2, 0) / (returns.length - 1);
     const annualised = Math.sqrt(variance * 245);
@@ -79,9 +77,11 @@ describe('DailyWalk', () => {
     walk.ensure(1, list.length - 1);
     list.push(...days.slice(ref + 5, ref + 10));
     walk.ensure(ref + 9, ref + 9);
-    expect(walk.close).toHaveLength(ref + 10);
-    expect(walk.close.every((c) => Number.isInteger(c) && c > 0)).toBe(true);
-    expect(walk.volume.every((v) => v === 0)).toBe(true);
+    expect(walk.generated).toEqual({ first: 1, last: ref + 9 });
+    expect(() => walk.close(ref + 10)).toThrow(RangeError);
+    const bars = list.slice(1).map((_d, i) => walk.day(i + 1));
+    expect(bars.every((b) => Number.isInteger(b.close) && b.close > 0)).toBe(true);
+    expect(bars.every((b) => b.volume === 0)).toBe(true);
   });
 
   it('refuses a day list without the anchors', () => {
@@ -91,7 +91,7 @@ describe('DailyWalk', () => {
 
 class Walk {
   readonly walk = new DailyWalk(days, params);
-  rows(): number[][] {
-    return [this.walk.open, this.walk.high, this.walk.low, this.walk.close, this.walk.volume];
+  rows(): unknown[] {
+    return [this.walk.close(0), ...days.slice(1).map((_d, i) => this.walk.day(i + 1))];
   }
 }

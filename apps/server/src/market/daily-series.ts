@@ -1,4 +1,5 @@
 import type { IsoDate } from './calendar.js';
+import type { DayBar } from './intraday.js';
 import type { PriceGrid } from './price-grid.js';
 import { Rng, dayNumber, mixKeys } from './random.js';
 
@@ -48,6 +49,14 @@ function drawsFor(date: IsoDate, p: DailyParams): DayDraws {
   };
 }
 
+/** A previous close on the grid, near `raw`, from which `close` is inside the daily limits. */
+export function reachablePreviousClose(grid: PriceGrid, close: number, raw: number): number {
+  let prev = grid.round(Math.max(raw, 1), 'nearest');
+  while (close > grid.limits(prev).upper) prev = grid.up(prev);
+  while (close < grid.limits(prev).lower) prev = grid.down(prev);
+  return prev;
+}
+
 function clamp(value: number, lower: number, upper: number): number {
   return Math.min(upper, Math.max(lower, value));
 }
@@ -59,13 +68,14 @@ function clamp(value: number, lower: number, upper: number): number {
  * them; each close stays within the daily limits of the one before and on the grid. Days are generated
  * on demand, outward from the anchors, so asking for recent days does not generate old ones; each day's
  * draws depend only on its date, so the result never depends on the order of the requests.
+ *
+ * Only the closes are kept (8 bytes a day over the days generated so far): a day's open, high, low and
+ * volume follow from its close, the close before and the day's draws, and are recomputed when asked.
  */
 export class DailyWalk {
-  readonly open: number[] = [];
-  readonly high: number[] = [];
-  readonly low: number[] = [];
-  readonly close: number[] = [];
-  readonly volume: number[] = [];
+  /** closes of days base..base + closes.length - 1; known for first-1..last */
+  private closes = new Float64Array(64);
+  private base: number;
   /** OHLCV is known for days first..last; closes for first-1..last */
   private first: number;
   private last: number;
@@ -78,63 +88,72 @@ export class DailyWalk {
     const ref = days.indexOf(p.refDate);
     if (ref < 1) throw new RangeError(`the day list must contain ${p.refDate} and the day before it`);
     this.sigma = p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR);
-    this.grow();
-    this.close[ref] = p.refClose;
-    this.close[ref - 1] = p.prevClose;
-    this.fillDay(ref, this.draws(ref));
+    this.base = Math.max(0, ref - 32);
+    this.setClose(ref, p.refClose);
+    this.setClose(ref - 1, p.prevClose);
     this.first = ref;
     this.last = ref;
   }
 
   /** Makes days from..to (indices into the day list, from ≥ 1) available. */
   ensure(from: number, to: number): void {
-    this.grow();
     const lowest = Math.max(1, from);
     while (this.first > lowest) {
       const j = this.first - 1;
-      const d = this.draws(j);
-      const close = this.close[j] ?? 0;
-      this.close[j - 1] = this.previousCloseFor(close, close / Math.exp(d.ret));
-      this.fillDay(j, d);
+      const close = this.close(j);
+      this.setClose(j - 1, reachablePreviousClose(this.p.grid, close, close / Math.exp(this.draws(j).ret)));
       this.first = j;
     }
     const highest = Math.min(to, this.days.length - 1);
     while (this.last < highest) {
       const j = this.last + 1;
-      const d = this.draws(j);
-      const prev = this.close[j - 1] ?? 0;
+      const prev = this.close(j - 1);
       const { lower, upper } = this.p.grid.limits(prev);
-      this.close[j] = this.p.grid.round(clamp(prev * Math.exp(d.ret), lower, upper), 'nearest');
-      this.fillDay(j, d);
+      this.setClose(j, this.p.grid.round(clamp(prev * Math.exp(this.draws(j).ret), lower, upper), 'nearest'));
       this.last = j;
     }
   }
 
-  private grow(): void {
-    for (const column of [this.open, this.high, this.low, this.close, this.volume]) {
-      while (column.length < this.days.length) column.push(0);
+  /** The close of day j (j from first - 1 to last: call ensure first). */
+  close(j: number): number {
+    if (j < this.first - 1 || j > this.last) throw new RangeError(`day ${j} is not generated`);
+    return this.closes[j - this.base] ?? 0;
+  }
+
+  /** Day j's bar (1 ≤ j, generated: call ensure first). */
+  day(j: number): DayBar {
+    return this.barOf(j, this.draws(j));
+  }
+
+  /** Days generated so far (for tests and measurements). */
+  get generated(): { first: number; last: number } {
+    return { first: this.first, last: this.last };
+  }
+
+  private setClose(j: number, value: number): void {
+    const end = this.base + this.closes.length;
+    if (j < this.base || j >= end) {
+      const slack = Math.max(32, this.closes.length >> 1);
+      const base = j < this.base ? Math.max(0, j - slack) : this.base;
+      const size = Math.max(end, j + 1 + (j >= end ? slack : 0)) - base;
+      const grown = new Float64Array(size);
+      grown.set(this.closes, this.base - base);
+      this.closes = grown;
+      this.base = base;
     }
+    this.closes[j - this.base] = value;
   }
 
   private draws(j: number): DayDraws {
     return drawsFor(this.days[j] ?? '', this.p);
   }
 
-  /** A previous close from which `close` is reachable within the daily limits, near `raw`. */
-  private previousCloseFor(close: number, raw: number): number {
-    const grid = this.p.grid;
-    let prev = grid.round(Math.max(raw, 1), 'nearest');
-    while (close > grid.limits(prev).upper) prev = grid.up(prev);
-    while (close < grid.limits(prev).lower) prev = grid.down(prev);
-    return prev;
-  }
-
-  /** Fills open, high, low and volume of day j from its previous close and its close. */
-  private fillDay(j: number, d: DayDraws): void {
+  /** Day j's open, high, low and volume from its previous close, its close and its draws. */
+  private barOf(j: number, d: DayDraws): DayBar {
     const { grid, avgVolume } = this.p;
     const sigma = this.sigma;
-    const prev = this.close[j - 1] ?? 0;
-    const close = this.close[j] ?? 0;
+    const prev = this.close(j - 1);
+    const close = this.close(j);
     const { lower, upper } = grid.limits(prev);
     const move = Math.log(close / prev);
     const open = grid.round(
@@ -143,18 +162,21 @@ export class DailyWalk {
     );
     const top = Math.max(open, close);
     const bottom = Math.min(open, close);
-    this.open[j] = open;
-    this.high[j] = Math.max(
-      top,
-      grid.round(clamp(top * Math.exp(0.35 * sigma * Math.abs(d.zHigh)), lower, upper), 'up'),
-    );
-    this.low[j] = Math.min(
-      bottom,
-      grid.round(clamp(bottom * Math.exp(-0.35 * sigma * Math.abs(d.zLow)), lower, upper), 'down'),
-    );
     // busier on big moves; E|z| ≈ 0.8 keeps the mean near avgVolume; whole lots of 100 shares
     const activity = 0.7 + (0.3 * Math.abs(move)) / (0.8 * sigma);
     const shares = avgVolume * Math.exp(0.35 * d.zVolume - 0.06125) * activity;
-    this.volume[j] = avgVolume > 0 ? Math.max(100, Math.round(shares / 100) * 100) : 0;
+    return {
+      open,
+      high: Math.max(
+        top,
+        grid.round(clamp(top * Math.exp(0.35 * sigma * Math.abs(d.zHigh)), lower, upper), 'up'),
+      ),
+      low: Math.min(
+        bottom,
+        grid.round(clamp(bottom * Math.exp(-0.35 * sigma * Math.abs(d.zLow)), lower, upper), 'down'),
+      ),
+      close,
+      volume: avgVolume > 0 ? Math.max(100, Math.round(shares / 100) * 100) : 0,
+    };
   }
 }

@@ -14,6 +14,19 @@ export interface DayBar {
 }
 
 /**
+ * A column of integer prices (grid units) or share counts: 4 bytes a value while they fit in an Int32Array
+ * (prices up to about ¥10 million in sen), else 8. The simulator keeps a path per stock of its universe,
+ * so this halves most of its memory.
+ */
+export type IntColumn = Int32Array | Float64Array;
+
+const INT32_SAFE = 2 ** 30;
+
+export function intColumn(length: number, largest: number): IntColumn {
+  return largest < INT32_SAFE ? new Int32Array(length) : new Float64Array(length);
+}
+
+/**
  * One day's path of 1-minute bars over the CONTINUOUS_MINUTES minutes of continuous trading, plus the
  * closing auction. point[i] is the price at the start of minute i (point[0] = the day's open,
  * point[CONTINUOUS_MINUTES] = the close); minute i's bar opens at point[i] and closes at point[i+1], so
@@ -21,25 +34,30 @@ export interface DayBar {
  * The prefix arrays give the session's running figures after k complete minutes in O(1).
  */
 export interface IntradayPath {
-  point: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  volume: Float64Array;
+  /** the day's bar the path was made from */
+  day: DayBar;
+  point: IntColumn;
+  high: IntColumn;
+  low: IntColumn;
+  volume: IntColumn;
   auctionVolume: number;
   /** prefixHigh[k] = highest price of minutes 0..k-1 (prefixHigh[0] = open) */
-  prefixHigh: Float64Array;
-  prefixLow: Float64Array;
-  prefixVolume: Float64Array;
+  prefixHigh: IntColumn;
+  prefixLow: IntColumn;
+  prefixVolume: IntColumn;
   /** value traded (volume × typical price of each minute) */
   prefixTurnover: Float64Array;
 }
+
+/** The bridge's random walk (reused: the simulator is synchronous, and this saves an allocation per bridge). */
+let scratch = new Float64Array(512);
 
 /**
  * Fills `out[from..to]` with a Brownian bridge from out[from] to out[to] (which must be set), with
  * steps of standard deviation `step`, then clamps into [lower, upper] and rounds to the grid.
  */
 function bridge(
-  out: Float64Array,
+  out: IntColumn,
   from: number,
   to: number,
   step: number,
@@ -52,7 +70,9 @@ function bridge(
   if (n <= 1) return;
   const a = out[from] ?? 0;
   const b = out[to] ?? 0;
-  const walk = new Float64Array(n + 1);
+  if (scratch.length < n + 1) scratch = new Float64Array(2 * (n + 1));
+  const walk = scratch;
+  walk[0] = 0;
   for (let k = 1; k <= n; k++) walk[k] = (walk[k - 1] ?? 0) + step * rng.normal();
   const end = walk[n] ?? 0;
   for (let k = 1; k < n; k++) {
@@ -72,8 +92,8 @@ export function anchoredPath(
   step: number,
   rng: Rng,
   grid: PriceGrid,
-): Float64Array {
-  const out = new Float64Array(length + 1);
+  out: IntColumn = intColumn(length + 1, bar.high),
+): IntColumn {
   const anchors = new Map<number, number>([
     [0, bar.open],
     [length, bar.close],
@@ -127,9 +147,12 @@ export function allocate(lots: number, weights: readonly number[]): number[] {
 export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: PriceGrid): IntradayPath {
   const n = CONTINUOUS_MINUTES;
   const step = (0.8 * sigma * Math.max(day.open, day.close)) / Math.sqrt(n);
-  const point = anchoredPath(day, n, step, rng, grid);
-  const high = new Float64Array(n);
-  const low = new Float64Array(n);
+  // the integer columns share one buffer (one allocation per path instead of seven)
+  const ints = intColumn(7 * (n + 1), Math.max(day.high, day.volume));
+  const column = (i: number, length: number): IntColumn => ints.subarray(i * (n + 1), i * (n + 1) + length);
+  const point = anchoredPath(day, n, step, rng, grid, column(0, n + 1));
+  const high = column(1, n);
+  const low = column(2, n);
   for (let i = 0; i < n; i++) {
     const o = point[i] ?? 0;
     const c = point[i + 1] ?? 0;
@@ -149,13 +172,13 @@ export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: Pri
   const sumWeights = weights.reduce((a, b) => a + b, 0);
   weights.push((sumWeights * CLOSING_AUCTION_SHARE) / (1 - CLOSING_AUCTION_SHARE));
   const lots = allocate(Math.round(day.volume / 100), weights);
-  const volume = new Float64Array(n);
+  const volume = column(3, n);
   for (let i = 0; i < n; i++) volume[i] = (lots[i] ?? 0) * 100;
   const auctionVolume = (lots[n] ?? 0) * 100;
 
-  const prefixHigh = new Float64Array(n + 1);
-  const prefixLow = new Float64Array(n + 1);
-  const prefixVolume = new Float64Array(n + 1);
+  const prefixHigh = column(4, n + 1);
+  const prefixLow = column(5, n + 1);
+  const prefixVolume = column(6, n + 1);
   const prefixTurnover = new Float64Array(n + 1);
   prefixHigh[0] = day.open;
   prefixLow[0] = day.open;
@@ -169,6 +192,7 @@ export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: Pri
     prefixTurnover[i + 1] = (prefixTurnover[i] ?? 0) + vol * Math.round((h + l + (point[i + 1] ?? 0)) / 3);
   }
   return {
+    day,
     point,
     high,
     low,
@@ -182,7 +206,7 @@ export function generateIntraday(day: DayBar, sigma: number, rng: Rng, grid: Pri
 }
 
 /** The prices second by second (0-59) inside one minute bar: opens at its open, closes at its close. */
-export function secondPath(bar: Omit<DayBar, 'volume'>, rng: Rng, grid: PriceGrid): Float64Array {
+export function secondPath(bar: Omit<DayBar, 'volume'>, rng: Rng, grid: PriceGrid): IntColumn {
   const step = Math.max(bar.high - bar.low, 1) / 6;
   return anchoredPath(bar, 59, step, rng, grid);
 }

@@ -4,7 +4,7 @@ import { tokyoInstant, tokyoParts } from '../lib/tokyo-time.js';
 import { aggregate, AUCTION_INDEX, minuteBuckets, monthOf, toBar, weekOf, type RawBar } from './bars.js';
 import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
 import { DailyWalk, SESSIONS_PER_YEAR } from './daily-series.js';
-import { generateIntraday, secondPath, type IntradayPath } from './intraday.js';
+import { generateIntraday, secondPath, type IntColumn, type IntradayPath } from './intraday.js';
 import { referenceData, type IndexId, type ReferenceData } from './instruments.js';
 import { INDEX_GRID, stockGrid, type PriceGrid } from './price-grid.js';
 import {
@@ -31,6 +31,7 @@ import {
   type MarketPosition,
   type SessionStatus,
 } from './sessions.js';
+import { universeCodes, universeParameters, type MarketUniverse, type ParameterBasis } from './universe.js';
 
 /** History starts at the first business day the holiday list covers. */
 export const DEFAULT_HISTORY_START = '2024-01-04';
@@ -40,9 +41,21 @@ export const DEFAULT_TICK_FRACTION = 0.3;
 /** Weight of the market-wide factor in each stock's daily shock (correlation with TOPIX ≈ 0.6). */
 export const STOCK_MARKET_BETA = 0.6;
 
+/**
+ * Memory bounds. Each stock keeps its latest day's minute path and latest minute's second path (so the
+ * quotes of the whole universe are always at hand, whatever its size); other days and minutes (history,
+ * `to` in the past) go through these LRU caches.
+ */
 const INTRADAY_CACHE_SIZE = 1_024;
 const SECONDS_CACHE_SIZE = 4_096;
 const INDEX_PATH_CACHE_SIZE = 64;
+/**
+ * The live feed prepares the next trading day's minute paths this long before the day starts, a share
+ * of the universe per beat over PREPARE_BEATS beats, so that the first beat and the first lists of the
+ * day do not compute the whole universe's paths at once (about half a second for 3,791 stocks).
+ */
+export const PREPARE_AHEAD_MS = 5 * 60_000;
+const PREPARE_BEATS = 120;
 
 export interface SimulatorOptions {
   /** the same seed and clock give the same prices (default 1) */
@@ -57,13 +70,20 @@ export interface SimulatorOptions {
   tickIntervalMs?: number;
   /** share of symbols ticking per beat, in (0, 1] (default 0.3) */
   tickFraction?: number;
-  /** the codes to quote (default: every calibrated stock, i.e. the Nikkei 225) */
+  /**
+   * the stocks to simulate (default `nikkei225`): stocks without a calibration row get parameters by
+   * the derivation rule of universe.ts (ADR 0012)
+   */
+  universe?: MarketUniverse;
+  /** the codes to list and tick, all in the universe (default: the whole universe) */
   codes?: readonly string[];
 }
 
 /** What the simulator needs to walk one instrument (a stock in sen, or TOPIX in hundredths of a point). */
 interface Spec {
   id: string;
+  /** calibrated to the stock's own statistics, or derived by the rule (stocks only) */
+  basis: ParameterBasis;
   key: number;
   grid: PriceGrid;
   /** daily volatility */
@@ -128,8 +148,9 @@ function toInstant(value: Date | string, name: string): Date {
 }
 
 /**
- * The default market data provider: a deterministic simulation of the Nikkei 225 stocks and the two
- * indices, calibrated to market-data/calibration.csv.
+ * The default market data provider: a deterministic simulation of a universe of stocks (the Nikkei 225
+ * by default; see universe.ts) and the two indices. Stocks with a row in market-data/calibration.csv are
+ * calibrated to it; the others get parameters by the written derivation rule of universe.ts (ADR 0012).
  *
  * Determinism: every random draw comes from a counter-based stream keyed by (seed, code, trading day
  * [, minute]), so a day's or a minute's prices are computed directly, never by replaying earlier
@@ -159,10 +180,19 @@ export class MarketSimulator implements MarketDataProvider {
   private readonly dayIndex = new Map<IsoDate, number>();
   private readonly daily = new Map<string, DailyWalk>();
   private readonly intradayCache = new Map<string, IntradayPath>();
-  private readonly secondsCache = new Map<string, Float64Array>();
+  private readonly secondsCache = new Map<string, IntColumn>();
+  /** per stock: its latest day's minute path, and its latest minute's second path */
+  private readonly latestDay = new Map<string, { j: number; path: IntradayPath }>();
+  private readonly latestMinute = new Map<string, { j: number; minute: number; path: IntColumn }>();
+  /** per stock: the next trading day's minute path, prepared by the live feed before that day starts */
+  private readonly prepared = new Map<string, { j: number; path: IntradayPath }>();
+  /** what the live feed prepares: TOPIX, the listed codes and the Nikkei 225 members */
+  private readonly preparedSpecs: readonly Spec[];
   private readonly nikkeiPaths = new Map<IsoDate, IndexPath>();
   private readonly listeners = new Set<MarketListener>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** the last quote time formatted (a list formats one instant for thousands of quotes) */
+  private lastTime = { ms: Number.NaN, iso: '' };
   private lastPhase: string | undefined;
 
   constructor(options: SimulatorOptions = {}) {
@@ -180,19 +210,24 @@ export class MarketSimulator implements MarketDataProvider {
     const marketKey = mixKeys(this.seedKey, 0x6d6b74);
 
     for (const cal of data.calibration.values()) {
-      const instrument = data.byCode.get(cal.code);
-      if (!instrument) throw new Error(`calibration for unknown code ${cal.code}`);
-      this.specs.set(cal.code, {
-        id: cal.code,
-        key: mixKeys(this.seedKey, hashString(cal.code)),
+      if (!data.byCode.has(cal.code)) throw new Error(`calibration for unknown code ${cal.code}`);
+    }
+    const universe = options.universe ?? 'nikkei225';
+    for (const p of universeParameters(universe, data, this.seedKey).values()) {
+      const instrument = data.byCode.get(p.code);
+      if (!instrument) continue;
+      this.specs.set(p.code, {
+        id: p.code,
+        basis: p.basis,
+        key: mixKeys(this.seedKey, hashString(p.code)),
         grid: stockGrid(instrument.is_topix500),
-        sigma: cal.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
-        annVolatility: cal.ann_volatility,
+        sigma: p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR),
+        annVolatility: p.annVolatility,
         beta: STOCK_MARKET_BETA,
-        refDate: cal.ref_date,
-        refClose: cal.ref_close,
-        prevClose: cal.prev_close,
-        avgVolume: cal.avg_volume_60d,
+        refDate: p.refDate,
+        refClose: p.refClose,
+        prevClose: p.prevClose,
+        avgVolume: p.avgVolume,
       });
     }
     const topix = data.indexCalibration.get('topix');
@@ -200,6 +235,7 @@ export class MarketSimulator implements MarketDataProvider {
     if (!topix || !nikkei) throw new Error('index_calibration.csv needs nikkei225 and topix');
     this.topix = {
       id: 'topix',
+      basis: 'calibrated',
       key: marketKey,
       grid: INDEX_GRID,
       sigma: topix.ann_volatility / Math.sqrt(SESSIONS_PER_YEAR),
@@ -210,18 +246,25 @@ export class MarketSimulator implements MarketDataProvider {
       prevClose: topix.prev_level_centi,
       avgVolume: 0,
     };
-    this.nikkeiCodes = data.nikkei225.map((i) => i.code).filter((c) => this.specs.has(c));
+    // the index is the calibrated members' (a member without a calibration row would be left out)
+    this.nikkeiCodes = data.nikkei225
+      .map((i) => i.code)
+      .filter((c) => this.specs.get(c)?.basis === 'calibrated');
     const refSum = this.nikkeiCodes.reduce((sum, c) => sum + (this.specs.get(c)?.refClose ?? 0), 0);
     this.nikkeiDivisor = refSum / nikkei.ref_level_centi;
     if (this.nikkeiCodes.some((c) => this.specs.get(c)?.refDate !== nikkei.ref_date)) {
       throw new Error('Nikkei 225 members and the index must share one ref_date');
     }
 
-    const codes = options.codes ?? [...this.specs.keys()].sort();
+    const codes = options.codes ?? universeCodes(universe, data);
     for (const code of codes) {
       if (!this.specs.has(code)) throw new UnknownSymbolError(code);
     }
     this.codes = [...codes];
+    this.preparedSpecs = [
+      this.topix,
+      ...[...new Set([...this.codes, ...this.nikkeiCodes])].flatMap((c) => this.specs.get(c) ?? []),
+    ];
 
     const historyStart = this.calendar.onOrAfter(options.historyStart ?? DEFAULT_HISTORY_START);
     let first = this.calendar.previousBusinessDay(historyStart);
@@ -232,6 +275,23 @@ export class MarketSimulator implements MarketDataProvider {
     this.days.push(first);
     this.dayIndex.set(first, 0);
     this.ensureDays(this.topix.refDate);
+  }
+
+  /** How many minute and second paths are held (for measurements and tests of the memory bounds). */
+  cacheSizes(): {
+    latestDays: number;
+    prepared: number;
+    days: number;
+    latestMinutes: number;
+    minutes: number;
+  } {
+    return {
+      latestDays: this.latestDay.size,
+      prepared: this.prepared.size,
+      days: this.intradayCache.size,
+      latestMinutes: this.latestMinute.size,
+      minutes: this.secondsCache.size,
+    };
   }
 
   /** The exchange state now, in this simulator's clock mode. */
@@ -342,8 +402,9 @@ export class MarketSimulator implements MarketDataProvider {
     const phase = `${status.trading_date}|${status.state}`;
     const changed = phase !== this.lastPhase;
     this.lastPhase = phase;
-    if (!changed && !status.continuous) return;
     const pos = this.position(now);
+    this.prepareNextDay(pos, now);
+    if (!changed && !status.continuous) return;
     const rng = new Rng(mixKeys(this.seedKey, Math.floor(now.getTime() / this.tickIntervalMs), 0xbea7));
     for (const code of this.codes) {
       const picked = rng.float() < this.tickFraction;
@@ -353,6 +414,25 @@ export class MarketSimulator implements MarketDataProvider {
       if (quote) this.emit({ type: 'quote', quote });
     }
     for (const index of this.indicesAt(pos)) this.emit({ type: 'index', index });
+  }
+
+  /**
+   * Within PREPARE_AHEAD_MS of the next trading day, computes a share of that day's minute paths (those
+   * not ready yet), so that the whole universe is ready when the day starts.
+   */
+  private prepareNextDay(pos: MarketPosition, now: Date): void {
+    const ahead = this.position(new Date(now.getTime() + PREPARE_AHEAD_MS));
+    if (ahead.date <= pos.date) return;
+    const j = this.dayIndex.get(ahead.date);
+    if (j === undefined) return;
+    let budget = Math.ceil(this.preparedSpecs.length / PREPARE_BEATS);
+    for (const spec of this.preparedSpecs) {
+      if (budget === 0) return;
+      const id = spec.id;
+      if (this.prepared.get(id)?.j === j || (this.latestDay.get(id)?.j ?? -1) >= j) continue;
+      this.prepared.set(id, { j, path: this.makeIntraday(spec, j) });
+      budget -= 1;
+    }
   }
 
   private emit(event: MarketEvent): void {
@@ -402,54 +482,67 @@ export class MarketSimulator implements MarketDataProvider {
   }
 
   private intraday(spec: Spec, j: number): IntradayPath {
-    const date = this.days[j] ?? '';
-    return remember(this.intradayCache, `${spec.id}|${date}`, INTRADAY_CACHE_SIZE, () => {
-      const s = this.series(spec, j, j);
-      const day = {
-        open: s.open[j] ?? 0,
-        high: s.high[j] ?? 0,
-        low: s.low[j] ?? 0,
-        close: s.close[j] ?? 0,
-        volume: s.volume[j] ?? 0,
-      };
-      const rng = new Rng(mixKeys(spec.key, dayNumber(date), 0x1d));
-      return generateIntraday(day, spec.sigma, rng, spec.grid);
-    });
+    const latest = this.latestDay.get(spec.id);
+    if (latest?.j === j) return latest.path;
+    const key = `${spec.id}|${this.days[j] ?? ''}`;
+    if (latest === undefined || j > latest.j) {
+      const ready = this.prepared.get(spec.id);
+      if (ready !== undefined && ready.j <= j) this.prepared.delete(spec.id);
+      const path = ready?.j === j ? ready.path : (this.intradayCache.get(key) ?? this.makeIntraday(spec, j));
+      this.latestDay.set(spec.id, { j, path });
+      return path;
+    }
+    return remember(this.intradayCache, key, INTRADAY_CACHE_SIZE, () => this.makeIntraday(spec, j));
   }
 
-  private seconds(spec: Spec, j: number, minute: number): Float64Array {
-    const date = this.days[j] ?? '';
-    return remember(this.secondsCache, `${spec.id}|${date}|${minute}`, SECONDS_CACHE_SIZE, () => {
-      const path = this.intraday(spec, j);
-      const bar = {
-        open: path.point[minute] ?? 0,
-        high: path.high[minute] ?? 0,
-        low: path.low[minute] ?? 0,
-        close: path.point[minute + 1] ?? 0,
-      };
-      const rng = new Rng(mixKeys(spec.key, dayNumber(date), 0x5ec0, minute));
-      return secondPath(bar, rng, spec.grid);
-    });
+  private makeIntraday(spec: Spec, j: number): IntradayPath {
+    const day = this.series(spec, j, j).day(j);
+    const rng = new Rng(mixKeys(spec.key, dayNumber(this.days[j] ?? ''), 0x1d));
+    return generateIntraday(day, spec.sigma, rng, spec.grid);
+  }
+
+  private seconds(spec: Spec, j: number, minute: number): IntColumn {
+    const latest = this.latestMinute.get(spec.id);
+    if (latest?.j === j && latest.minute === minute) return latest.path;
+    const key = `${spec.id}|${this.days[j] ?? ''}|${minute}`;
+    if (latest === undefined || j > latest.j || (j === latest.j && minute > latest.minute)) {
+      const path = this.secondsCache.get(key) ?? this.makeSeconds(spec, j, minute);
+      this.latestMinute.set(spec.id, { j, minute, path });
+      return path;
+    }
+    return remember(this.secondsCache, key, SECONDS_CACHE_SIZE, () => this.makeSeconds(spec, j, minute));
+  }
+
+  private makeSeconds(spec: Spec, j: number, minute: number): IntColumn {
+    const path = this.intraday(spec, j);
+    const bar = {
+      open: path.point[minute] ?? 0,
+      high: path.high[minute] ?? 0,
+      low: path.low[minute] ?? 0,
+      close: path.point[minute + 1] ?? 0,
+    };
+    const rng = new Rng(mixKeys(spec.key, dayNumber(this.days[j] ?? ''), 0x5ec0, minute));
+    return secondPath(bar, rng, spec.grid);
   }
 
   private snapshot(spec: Spec, pos: MarketPosition): Snapshot | undefined {
     const j = this.dayIndex.get(pos.date);
     if (j === undefined || j < 1) return undefined;
-    const s = this.series(spec, j, j);
     const path = this.intraday(spec, j);
-    const prevClose = s.close[j - 1] ?? 0;
-    const open = s.open[j] ?? 0;
+    const prevClose = this.series(spec, j, j).close(j - 1);
+    const { day } = path;
+    const open = day.open;
     if (pos.closed) {
-      const close = s.close[j] ?? 0;
+      const close = day.close;
       return {
         date: pos.date,
         last: close,
         before: path.point[CONTINUOUS_MINUTES - 1] ?? close,
         open,
-        high: s.high[j] ?? 0,
-        low: s.low[j] ?? 0,
+        high: day.high,
+        low: day.low,
         prevClose,
-        volume: s.volume[j] ?? 0,
+        volume: day.volume,
         turnover: (path.prefixTurnover[CONTINUOUS_MINUTES] ?? 0) + path.auctionVolume * close,
       };
     }
@@ -514,9 +607,15 @@ export class MarketSimulator implements MarketDataProvider {
       limit_up: sen(upper),
       limit_down: sen(lower),
       trading_date: snap.date,
-      time: pos.asOf.toISOString(),
+      time: this.isoTime(pos.asOf),
       simulated: true,
     };
+  }
+
+  private isoTime(at: Date): string {
+    const ms = at.getTime();
+    if (ms !== this.lastTime.ms) this.lastTime = { ms, iso: at.toISOString() };
+    return this.lastTime.iso;
   }
 
   /** One day's 1-minute bars up to `pos` (all of them with the closing auction when pos is null). */
@@ -580,15 +679,7 @@ export class MarketSimulator implements MarketDataProvider {
     const out: RawBar[] = [];
     for (let d = start; d < j; d++) {
       const date = this.days[d] ?? '';
-      out.push({
-        time: tokyoInstant(date, TSE_HOURS.morningOpen).getTime(),
-        date,
-        open: s.open[d] ?? 0,
-        high: s.high[d] ?? 0,
-        low: s.low[d] ?? 0,
-        close: s.close[d] ?? 0,
-        volume: s.volume[d] ?? 0,
-      });
+      out.push({ time: tokyoInstant(date, TSE_HOURS.morningOpen).getTime(), date, ...s.day(d) });
     }
     const snap = this.snapshot(spec, pos);
     if (snap) {
