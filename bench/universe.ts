@@ -5,7 +5,7 @@
  * Each universe runs in its own child process so that memory figures do not mix. Prints figures; asserts
  * nothing. Run it alone on the machine (it is CPU-bound):
  *
- *   npx tsc -b apps/server && node --expose-gc apps/server/dist/market/measure-universe.js [universe…]
+ *   npm run bench:universe [-- universe…]
  *
  * It also moves the clock through the five minutes before the next open (the feed prepares the day's
  * paths then) and to the open after that without beats (what a process that does not produce sees).
@@ -18,12 +18,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/client.js';
-import { FixedClock } from '../lib/clock.js';
-import { MarketSimulator } from './simulator.js';
-import { MARKET_UNIVERSES, type MarketUniverse } from './universe.js';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { FixedClock } from '../apps/server/src/lib/clock.js';
+import { MarketSimulator } from '../apps/server/src/market/simulator.js';
+import { MARKET_UNIVERSES, type MarketUniverse } from '../apps/server/src/market/universe.js';
 
 const START = '2026-11-24T01:00:00.000Z'; // Tue 10:00 Tokyo
 const NEXT_PRE_OPEN = '2026-11-24T23:55:00.000Z'; // Wed 8:55 Tokyo
