@@ -20,6 +20,44 @@ const claimStatement = statement<{ userId: number; key: string; hash: string }, 
     returning key`,
 );
 
+/**
+ * A claimed key while its request runs. A service that writes its changes in one statement of its own
+ * can store the answer there too (answerCte, answerValues), which sets `answer`; otherwise idempotent
+ * stores the request's result after it.
+ */
+export interface Claim<T> {
+  readonly userId: number;
+  readonly key: string;
+  answer?: T;
+}
+
+/** The values of answerCte's parameters. */
+export interface AnswerParams extends Record<string, unknown> {
+  answerUser: number | null;
+  answerKey: string | null;
+  answerJson: string | null;
+}
+
+/**
+ * Stores a claimed key's answer as a data-modifying CTE (`answered`) of the caller's statement
+ * (src/db/statement.ts); with null values (no claim) it changes nothing.
+ */
+export function answerCte(p: (name: keyof AnswerParams & string) => string): string {
+  return `answered as (
+      update idempotency_keys set status_code = 200, response = ${p('answerJson')}::text
+      where user_id = ${p('answerUser')}::int and key = ${p('answerKey')}::text
+    )`;
+}
+
+/** answerCte's values that store `answer` as the claim's answer; the claim then answers it. */
+export function answerValues<T>(claim: Claim<T>, answer: T): AnswerParams {
+  claim.answer = answer;
+  return { answerUser: claim.userId, answerKey: claim.key, answerJson: JSON.stringify(answer) };
+}
+
+/** answerCte's values outside an idempotent request: nothing is stored. */
+export const NO_ANSWER: AnswerParams = { answerUser: null, answerKey: null, answerJson: null };
+
 /** Stores the answer of the claimed key. */
 const answerStatement = statement<{ userId: number; key: string; response: string }>(
   'idempotency_answer',
@@ -45,7 +83,7 @@ export async function idempotent<T>(
   db: Db,
   request: FastifyRequest,
   userId: number,
-  work: (tx: Tx) => Promise<T>,
+  work: (tx: Tx, claim: Claim<T>) => Promise<T>,
 ): Promise<T> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
@@ -64,8 +102,11 @@ export async function idempotent<T>(
       if (!first || first.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return JSON.parse(first.response) as T;
     }
-    const result = await work(tx);
-    await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });
+    const claim: Claim<T> = { userId, key };
+    const result = await work(tx, claim);
+    if (claim.answer === undefined) {
+      await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });
+    }
     return result;
   });
 }

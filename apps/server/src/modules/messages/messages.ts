@@ -28,6 +28,7 @@ export async function notify(
 
 /** The values of messageCte's parameters. */
 export interface MessageParams extends Record<string, unknown> {
+  messageId: number;
   messageUser: number;
   messageKind: string;
   messageParams: string;
@@ -36,25 +37,32 @@ export interface MessageParams extends Record<string, unknown> {
 
 /**
  * notify() for a caller that writes the message with its other changes in one statement
- * (src/db/statement.ts): the message's insert as a data-modifying CTE `message` answering its id. Its
- * values come from messageValues; queueEvent queues the event with the id once the statement has run.
+ * (src/db/statement.ts): the message's insert as a data-modifying CTE `message`, with an id drawn
+ * beforehand (readLedger). Its values come from messageValues; queueEvent queues the event once the
+ * statement has run.
  */
 export function messageCte(p: (name: keyof MessageParams & string) => string): string {
   return `message as (
-      insert into messages (user_id, kind, params, created_at)
-      values (${p('messageUser')}::int, ${p('messageKind')}::text, ${p('messageParams')}::text,
-        ${p('messageAt')}::timestamptz)
-      returning id
+      insert into messages (id, user_id, kind, params, created_at) overriding system value
+      values (${p('messageId')}::int, ${p('messageUser')}::int, ${p('messageKind')}::text,
+        ${p('messageParams')}::text, ${p('messageAt')}::timestamptz)
     )`;
 }
 
 export function messageValues(
+  id: number,
   userId: number,
   kind: string,
   params: Record<string, unknown>,
   at: Date,
 ): MessageParams {
-  return { messageUser: userId, messageKind: kind, messageParams: JSON.stringify(params), messageAt: at };
+  return {
+    messageId: id,
+    messageUser: userId,
+    messageKind: kind,
+    messageParams: JSON.stringify(params),
+    messageAt: at,
+  };
 }
 
 /** Queues a message's live event for after the commit (for a message written by a messageCte statement too). */

@@ -15,6 +15,7 @@ import {
   envelope,
   sen,
   yen,
+  type TOrder,
 } from '@kabuto/contract';
 import type { FastifyRequest } from 'fastify';
 import { requireVerifiedCached } from '../identity/identity.js';
@@ -70,9 +71,11 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       // Opening positions needs a passed real-name verification; closing and cancelling never do.
       await requireVerifiedCached(app.ctx.db, userId);
       const outbox: Outbox = [];
-      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
-        view(request)(await placeOrder(tx, deps(request), userId, request.body, outbox)),
-      );
+      const render = view(request);
+      const order = await idempotent<TOrder>(app.ctx.db, request, userId, async (tx, claim) => {
+        const placed = await placeOrder(tx, deps(request), userId, request.body, outbox, { claim, render });
+        return claim.answer ?? render(placed);
+      });
       await publish(outbox);
       return ok(request, order);
     },

@@ -16,7 +16,14 @@ import {
 } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/client.js';
 import { run, statement } from '../../db/statement.js';
-import { journalEntries, orders, positions } from '../../db/schema.js';
+import {
+  NO_ANSWER,
+  answerCte,
+  answerValues,
+  type AnswerParams,
+  type Claim,
+} from '../../plugins/idempotency.js';
+import { journalEntries, messages, orders, positions } from '../../db/schema.js';
 import {
   messageCte,
   messageValues,
@@ -186,7 +193,8 @@ function openedPosition(
 }
 
 type WriteOrderParams = EntryParams &
-  MessageParams & {
+  MessageParams &
+  AnswerParams & {
     id: number;
     orderNo: string;
     userId: number;
@@ -200,6 +208,7 @@ type WriteOrderParams = EntryParams &
     leverage: number;
     dayTrade: boolean;
     venue: string;
+    positionId: number | null;
     status: string;
     fillPrice: number | null;
     principal: number;
@@ -207,78 +216,81 @@ type WriteOrderParams = EntryParams &
     reserved: number;
     createdAt: Date;
     filledAt: Date | null;
-    fills: boolean;
     collateral: number;
   };
 
 /**
- * A new order with everything it causes, in one statement of data-modifying CTEs: its journal entry and
- * postings, the position a fill opens (the order reads the position's id from it), the user's message.
+ * A new order with everything it causes, in one statement of data-modifying CTEs and ids drawn beforehand:
+ * its journal entry and postings, the position a fill opens (none when positionId is null), the user's
+ * message, the order, and the answer of its Idempotency-Key.
  */
-const writeOrderStatement = statement<WriteOrderParams, { message_id: number; position_id: number | null }>(
+const writeOrderStatement = statement<WriteOrderParams>(
   'trading_write_order',
-  (p) => `with ${entryCtes(p)}, ${messageCte(p)},
+  (p) => `with ${entryCtes(p)}, ${messageCte(p)}, ${answerCte(p)},
     opened as (
-      insert into positions (user_id, code, direction, leverage, day_trade, status, quantity, avg_price, collateral,
-        opened_at)
-      select ${p('userId')}::int, ${p('code')}::text, ${p('direction')}::text, ${p('leverage')}::int,
-        ${p('dayTrade')}::boolean, 'holding', ${p('quantity')}::int, ${p('fillPrice')}::bigint,
-        ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz
-      where ${p('fills')}::boolean
-      returning id
-    ),
-    placed as (
-      insert into orders (id, order_no, user_id, code, kind, direction, side, price_type, limit_price, quantity,
-        leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at,
-        filled_at)
+      insert into positions (id, user_id, code, direction, leverage, day_trade, status, quantity, avg_price,
+        collateral, opened_at)
       overriding system value
-      values (${p('id')}::int, ${p('orderNo')}::text, ${p('userId')}::int, ${p('code')}::text, ${p('kind')}::text,
-        ${p('direction')}::text, ${p('side')}::text, ${p('priceType')}::text, ${p('limitPrice')}::bigint,
-        ${p('quantity')}::int, ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('venue')}::text,
-        (select id from opened), ${p('status')}::text, ${p('fillPrice')}::bigint, ${p('principal')}::bigint,
-        ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)
+      select ${p('positionId')}::int, ${p('userId')}::int, ${p('code')}::text, ${p('direction')}::text,
+        ${p('leverage')}::int, ${p('dayTrade')}::boolean, 'holding', ${p('quantity')}::int,
+        ${p('fillPrice')}::bigint, ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz
+      where ${p('positionId')}::int is not null
     )
-    select (select id from message) as message_id, (select id from opened) as position_id`,
+    insert into orders (id, order_no, user_id, code, kind, direction, side, price_type, limit_price, quantity,
+      leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at, filled_at)
+    overriding system value
+    values (${p('id')}::int, ${p('orderNo')}::text, ${p('userId')}::int, ${p('code')}::text, ${p('kind')}::text,
+      ${p('direction')}::text, ${p('side')}::text, ${p('priceType')}::text, ${p('limitPrice')}::bigint,
+      ${p('quantity')}::int, ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('venue')}::text,
+      ${p('positionId')}::int, ${p('status')}::text, ${p('fillPrice')}::bigint, ${p('principal')}::bigint,
+      ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)`,
 );
+
+/** How placeOrder answers an idempotent request: the claim, and the answer it renders from the order. */
+export interface OrderAnswer<T> {
+  claim: Claim<T>;
+  render: (order: OrderRow) => T;
+}
 
 /**
  * Writes a new order with everything it causes in one round trip (writeOrderStatement), then queues the
- * message's event. Ids were drawn beforehand (readLedger), so the entry's postings are hashed and the
- * order's number is known before anything is written; the answer is the order as written.
+ * message's event. Every id was drawn beforehand (readLedger), so the entry's postings are hashed, the order
+ * is complete and its answer rendered before anything is written; the result is the order as written.
  */
-async function writeNewOrder(
+async function writeNewOrder<T>(
   tx: Tx,
   write: {
-    order: Omit<OrderRow, 'positionId'>;
-    entryId: number;
+    order: OrderRow;
+    ids: { entry: number; message: number };
     entry: Omit<EntryDraft, 'ref'>;
     /** the collateral of the position a fill opens (0 for a cash position) */
-    fill: { collateral: Sen } | null;
+    collateral: Sen;
     message: { kind: string; params: Record<string, unknown> };
   },
   outbox: Outbox,
+  answer: OrderAnswer<T> | undefined,
 ): Promise<OrderRow> {
-  const { order, fill } = write;
-  const message = messageValues(order.userId, write.message.kind, write.message.params, write.entry.at);
-  const [row] = await run(tx, writeOrderStatement, {
-    ...(await entryParams(tx, write.entryId, { ...write.entry, ref: order.orderNo })),
-    ...message,
+  const { order } = write;
+  const at = write.entry.at;
+  await run(tx, writeOrderStatement, {
+    ...(await entryParams(tx, write.ids.entry, { ...write.entry, ref: order.orderNo })),
+    ...messageValues(write.ids.message, order.userId, write.message.kind, write.message.params, at),
+    ...(answer ? answerValues(answer.claim, answer.render(order)) : NO_ANSWER),
     ...order,
-    fills: fill !== null,
-    collateral: fill?.collateral ?? 0,
+    collateral: write.collateral,
   });
-  if (!row) throw new Error(`order ${order.orderNo} was not written`);
-  queueEvent(outbox, order.userId, write.message.kind, write.message.params, write.entry.at, row.message_id);
-  return { ...order, positionId: row.position_id };
+  queueEvent(outbox, order.userId, write.message.kind, write.message.params, at, write.ids.message);
+  return order;
 }
 
 /** Opens a position: fills at once when the market allows, otherwise reserves the cash and waits. */
-export async function placeOrder(
+export async function placeOrder<T = never>(
   tx: Tx,
   deps: TradingDeps,
   userId: number,
   request: TPlaceOrderRequest,
   outbox: Outbox,
+  answer?: OrderAnswer<T>,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   const instrument = getInstrument(request.code);
@@ -310,8 +322,11 @@ export async function placeOrder(
   await lockUser(tx, userId);
   const {
     balances,
-    drawn: [orderId = 0, entryId = 0],
-  } = await readLedger(tx, userId, { draw: [orders, journalEntries] });
+    drawn: [orderId = 0, entryId = 0, messageId = 0, positionId = null],
+  } = await readLedger(tx, userId, {
+    draw:
+      fillNow === null ? [orders, journalEntries, messages] : [orders, journalEntries, messages, positions],
+  });
   if (balances.cash < needed) {
     throw new AppError('INSUFFICIENT_FUNDS', {
       needed: formatYen(needed, deps.locale),
@@ -345,6 +360,7 @@ export async function placeOrder(
     createdAt: now,
     cancelledAt: null,
   };
+  const ids = { entry: entryId, message: messageId };
   if (fillNow !== null) {
     const fill = openingFill({ ...order, reserved: 0 }, fillNow, deps.fees);
     return writeNewOrder(
@@ -352,6 +368,7 @@ export async function placeOrder(
       {
         order: {
           ...order,
+          positionId,
           status: 'filled',
           fillPrice: fillNow,
           principal: fill.principal,
@@ -359,15 +376,16 @@ export async function placeOrder(
           reserved: 0,
           filledAt: now,
         },
-        entryId,
+        ids,
         entry: { kind: fill.entryKind, at: now, lines: fill.lines },
-        fill: { collateral: fill.collateral },
+        collateral: fill.collateral,
         message: {
           kind: 'order.filled',
           params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
         },
       },
       outbox,
+      answer,
     );
   }
   return writeNewOrder(
@@ -375,6 +393,7 @@ export async function placeOrder(
     {
       order: {
         ...order,
+        positionId: null,
         status: 'pending',
         fillPrice: null,
         principal,
@@ -382,7 +401,7 @@ export async function placeOrder(
         reserved: needed,
         filledAt: null,
       },
-      entryId,
+      ids,
       entry: {
         kind: 'order_reserve',
         at: now,
@@ -391,13 +410,14 @@ export async function placeOrder(
           { user: userId, account: 'reserved', amount: needed },
         ],
       },
-      fill: null,
+      collateral: sen(0),
       message: {
         kind: 'order.placed',
         params: { order_no: order.orderNo, code: order.code, quantity: order.quantity },
       },
     },
     outbox,
+    answer,
   );
 }
 

@@ -58,7 +58,7 @@ describe('statements per order', () => {
     expect(answer?.status).toBe('filled');
     if (process.env['SHOW_STATEMENTS']) console.log(statements.join('\n'));
     console.log(`market buy: ${statements.length} statements (BEGIN and COMMIT not counted)`);
-    expect(statements.length).toBeLessThanOrEqual(5);
+    expect(statements.length).toBeLessThanOrEqual(4);
   });
 
   it('a replay of the same key', async () => {

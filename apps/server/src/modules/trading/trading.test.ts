@@ -282,7 +282,7 @@ describe('idempotency', () => {
     const payload = { code: '7203', direction: 'long', price_type: 'market', quantity: 100, leverage: 1 };
     const first = await call<TOrder>(u.token, '/api/trade/placeOrder', payload, key);
     const second = await call<TOrder>(u.token, '/api/trade/placeOrder', payload, key);
-    expect(second.data.order_no).toBe(first.data.order_no);
+    expect(second).toEqual(first);
     const other = await call(u.token, '/api/trade/placeOrder', { ...payload, quantity: 200 }, key);
     expect(other.code).toBe(1202);
     const none = await t.app.inject({
@@ -293,9 +293,31 @@ describe('idempotency', () => {
     });
     expect(body(none).code).toBe(1201);
     const orders = body<TOrder[]>(
-      await t.app.inject({ url: '/api/trade/orders', headers: { token: u.token } }),
+      await t.app.inject({ url: '/api/trade/orders?lang=en', headers: { token: u.token } }),
     ).data;
     expect(orders).toHaveLength(1);
+    // The answer was rendered from the order before it was written: it is the order as stored.
+    expect(orders[0]).toEqual(first.data);
+  });
+
+  it('replays a waiting limit order as first answered, which is the order as stored', async () => {
+    const u = await user();
+    const key = randomUUID();
+    const payload = {
+      code: '7203',
+      direction: 'long',
+      price_type: 'limit',
+      price: 300_000,
+      quantity: 200,
+      leverage: 1,
+    };
+    const first = await call<TOrder>(u.token, '/api/trade/placeOrder', payload, key);
+    expect(first.data).toMatchObject({ status: 'pending', reserved: Y(600_000), position_id: null });
+    expect(await call<TOrder>(u.token, '/api/trade/placeOrder', payload, key)).toEqual(first);
+    const [stored] = body<TOrder[]>(
+      await t.app.inject({ url: '/api/trade/orders?status=pending&lang=en', headers: { token: u.token } }),
+    ).data;
+    expect(stored).toEqual(first.data);
   });
 
   it('makes 50 concurrent requests with one key into one order', async () => {
