@@ -11,7 +11,8 @@
  * fresh DATA_DIR), and runs pgbench on the same PostgreSQL as a ceiling.
  *   npm run bench:orders   (RATE=500 USERS=200 DURATION=20 DATABASES=postgres,pglite PROFILE=1 to change;
  *                           PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test is where scratch databases go)
- * PROFILE=1 runs the server under `node --cpu-prof` and prints its top self-time functions.
+ * PROFILE=1 runs the server under `node --cpu-prof` and prints its top self-time functions. The server always
+ * loads bench/server-probe.mjs, which reports its event loop delay and GC pauses over the measured stretch.
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -32,6 +33,7 @@ const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').fil
 const PROFILE = process.env['PROFILE'] === '1';
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
+const probeModule = new URL('./server-probe.mjs', import.meta.url).href;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The scratch server's bootstrap administrator, who approves the users' real-name verifications. */
 const ADMIN_INITIAL_PASSWORD = 'bench-admin-once-2026';
@@ -78,7 +80,7 @@ interface Server {
 async function startServer(port: number, databaseUrl: string): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-bench-orders-'));
   const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
-  const args = ['--conditions=@kabuto/source', '--import', 'tsx'];
+  const args = ['--conditions=@kabuto/source', '--import', 'tsx', '--import', probeModule];
   if (profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const child = spawn(process.execPath, [...args, mainTs], {
     env: {
@@ -95,6 +97,7 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
       CONSOLE_ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'error',
+      PROBE_FILE: join(dataDir, 'probe.json'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -310,6 +313,32 @@ interface Result {
   serverCpu: number;
   benchCpu: number;
   profile: string[];
+  probe: Probe | null;
+}
+
+/** What bench/server-probe.mjs saw in the server during the measured stretch. */
+interface Probe {
+  delayP50: number;
+  delayP99: number;
+  delayMax: number;
+  gcCount: number;
+  gcTotalMs: number;
+  gcMaxMs: number;
+}
+
+async function readProbe(server: Server): Promise<Probe | null> {
+  const file = join(server.dataDir, 'probe.json');
+  rmSync(file, { force: true });
+  server.child.kill('SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await sleep(20);
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Probe;
+    } catch {
+      // not written yet
+    }
+  }
+  return null;
 }
 
 async function run(label: string, port: number, databaseUrl: string): Promise<Result> {
@@ -434,6 +463,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.error(`[${label}] load average before the run: ${loadavg}`);
     const before = cpuTicks(server.pid);
+    server.child.kill('SIGUSR2'); // the probe starts counting the measured stretch
     const start = performance.now();
     let issued = 0;
     await new Promise<void>((resolve) => {
@@ -452,6 +482,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     const drainUntil = performance.now() + 30_000;
     while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
     const after = cpuTicks(server.pid);
+    const probe = await readProbe(server);
     await sleep(1000); // the last events
     const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
     if (outstanding > 0) errors.set('no answer within 30 s after the run', outstanding);
@@ -485,6 +516,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
       benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
       profile: server.profileDir ? topSelfTime(server.profileDir) : [],
+      probe,
     };
   } finally {
     await stopServer(server);
@@ -612,6 +644,14 @@ for (const r of results) {
 }
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)) + 2) ?? [];
 for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(''));
+for (const r of results) {
+  if (!r.probe) continue;
+  const p = r.probe;
+  console.log(
+    `\nServer (${r.label}), measured stretch: event loop delay p50/p99/max ${p.delayP50} / ${p.delayP99} / ${p.delayMax} ms; ` +
+      `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms`,
+  );
+}
 for (const r of results) {
   if (r.errors.size === 0) continue;
   console.log(`\nErrors (${r.label}):`);
