@@ -89,11 +89,48 @@ export async function expirePtsApplications(db: Db, deps: TradingDeps): Promise<
   return outbox;
 }
 
+/** What the rules do to a held position now; `none` most of the time. */
+export type RuleAction =
+  | { kind: 'none' }
+  | { kind: 'day_trade_close' }
+  | { kind: 'margin_call'; ratio: number }
+  | { kind: 'margin_call_close' }
+  | { kind: 'margin_call_met'; ratio: number };
+
+/** The rules of ADR 0010 for one position at the market's last price (pure: decides, changes nothing). */
+export function ruleAction(
+  position: PositionRow,
+  last: number,
+  session: { always_open: boolean; continuous: boolean },
+  now: Date,
+): RuleAction {
+  if (position.dayTrade && !session.always_open) {
+    const tokyo = tokyoParts(now);
+    const openedOn = tokyoParts(position.openedAt).date;
+    const due = openedOn < tokyo.date || tokyo.minuteOfDay >= DAY_TRADE_CLOSE_MINUTE;
+    if (due && session.continuous) return { kind: 'day_trade_close' };
+  }
+  if (!isMarginPosition(position.direction, position.leverage)) return { kind: 'none' };
+  const ratio = maintenanceBp(position, last);
+  if (ratio < MARGIN_RULES.maintenanceBp) {
+    if (position.marginCallDeadline === null) return { kind: 'margin_call', ratio };
+    if (now.getTime() >= position.marginCallDeadline.getTime() && session.continuous) {
+      return { kind: 'margin_call_close' };
+    }
+    return { kind: 'none' };
+  }
+  return position.marginCallDeadline === null ? { kind: 'none' } : { kind: 'margin_call_met', ratio };
+}
+
+/**
+ * One pass of the rules over the held day-trade and margin positions. Each is judged first on the rows as
+ * read (most need nothing, and cost no transaction); one that needs something is judged again under its
+ * user's lock, on the row as it is then, and only that judgement acts.
+ */
 export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<Outbox> {
   const outbox: Outbox = [];
   const now = deps.clock.now();
   const session = sessionState(now, { mode: deps.market.clockMode });
-  const tokyo = tokyoParts(now);
   const held = await db
     .select()
     .from(positions)
@@ -105,7 +142,7 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
     );
   for (const candidate of held) {
     const quote = deps.market.quote(candidate.code);
-    if (!quote) continue;
+    if (!quote || ruleAction(candidate, quote.last, session, now).kind === 'none') continue;
     await db.transaction(async (tx) => {
       await lockUser(tx, candidate.userId);
       const [position] = await tx
@@ -113,19 +150,18 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
         .from(positions)
         .where(and(eq(positions.id, candidate.id), eq(positions.status, 'holding')));
       if (!position) return;
+      const action = ruleAction(position, quote.last, session, now);
       try {
-        if (position.dayTrade && !session.always_open) {
-          const openedOn = tokyoParts(position.openedAt).date;
-          const due = openedOn < tokyo.date || tokyo.minuteOfDay >= DAY_TRADE_CLOSE_MINUTE;
-          if (due && session.continuous) {
+        switch (action.kind) {
+          case 'none':
+            return;
+          case 'day_trade_close':
             await closeByRule(tx, deps, position, 'day_trade_close', outbox);
             return;
-          }
-        }
-        if (!isMarginPosition(position.direction, position.leverage)) return;
-        const ratio = maintenanceBp(position, quote.last);
-        if (ratio < MARGIN_RULES.maintenanceBp) {
-          if (position.marginCallDeadline === null) {
+          case 'margin_call_close':
+            await closeByRule(tx, deps, position, 'margin_call_deadline', outbox);
+            return;
+          case 'margin_call': {
             const deadline = marginCallDeadline(session.trading_date);
             await tx
               .update(positions)
@@ -136,18 +172,18 @@ export async function enforcePositionRules(db: Db, deps: TradingDeps): Promise<O
               outbox,
               position,
               'margin.call',
-              { ratio_bp: ratio, deadline: deadline.toISOString() },
+              { ratio_bp: action.ratio, deadline: deadline.toISOString() },
               now,
             );
-          } else if (now.getTime() >= position.marginCallDeadline.getTime() && session.continuous) {
-            await closeByRule(tx, deps, position, 'margin_call_deadline', outbox);
+            return;
           }
-        } else if (position.marginCallDeadline !== null) {
-          await tx
-            .update(positions)
-            .set({ marginCallAt: null, marginCallDeadline: null })
-            .where(and(eq(positions.id, position.id), isNull(positions.closedAt)));
-          await notePosition(tx, outbox, position, 'margin.call_met', { ratio_bp: ratio }, now);
+          case 'margin_call_met':
+            await tx
+              .update(positions)
+              .set({ marginCallAt: null, marginCallDeadline: null })
+              .where(and(eq(positions.id, position.id), isNull(positions.closedAt)));
+            await notePosition(tx, outbox, position, 'margin.call_met', { ratio_bp: action.ratio }, now);
+            return;
         }
       } catch (error) {
         // A stale quote or a closed market: the rule tries again on the next pass.
