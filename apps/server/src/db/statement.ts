@@ -37,7 +37,7 @@ export function statement<Params extends Record<string, unknown>, Row = never>(
     if (index < 0) index = order.push(param) - 1;
     return `$${index + 1}`;
   });
-  return { name, text: text.replace(/\s+/g, ' ').trim(), order };
+  return { name, text: text.trim(), order };
 }
 
 interface DriverSession {
