@@ -12,7 +12,9 @@
  *   npm run bench:orders   (RATE=500 USERS=200 DURATION=20 DATABASES=postgres,pglite PROFILE=1 to change;
  *                           PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test is where scratch databases go)
  * PROFILE=1 runs the server under `node --cpu-prof` and prints its top self-time functions. The server always
- * loads bench/server-probe.mjs, which reports its event loop delay and GC pauses over the measured stretch.
+ * loads bench/server-probe.mjs, which reports its event loop delay, GC pauses and its own time per POST over
+ * the measured stretch; PG_PROBE=1 also loads bench/pg-probe.mjs: each statement's time and the waits for a
+ * pool connection.
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -31,9 +33,11 @@ const SECONDS = Number(process.env['DURATION'] ?? 20);
 const USERS = Number(process.env['USERS'] ?? 200);
 const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').filter(Boolean);
 const PROFILE = process.env['PROFILE'] === '1';
+const PG_PROBE = process.env['PG_PROBE'] === '1';
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const probeModule = new URL('./server-probe.mjs', import.meta.url).href;
+const pgProbeModule = new URL('./pg-probe.mjs', import.meta.url).href;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The scratch server's bootstrap administrator, who approves the users' real-name verifications. */
 const ADMIN_INITIAL_PASSWORD = 'bench-admin-once-2026';
@@ -81,6 +85,7 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-bench-orders-'));
   const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
   const args = ['--conditions=@kabuto/source', '--import', 'tsx', '--import', probeModule];
+  if (PG_PROBE) args.push('--import', pgProbeModule);
   if (profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const child = spawn(process.execPath, [...args, mainTs], {
     env: {
@@ -98,6 +103,7 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'error',
       PROBE_FILE: join(dataDir, 'probe.json'),
+      PG_PROBE_FILE: join(dataDir, 'pg-probe.txt'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -324,16 +330,29 @@ interface Probe {
   gcCount: number;
   gcTotalMs: number;
   gcMaxMs: number;
+  postCount: number;
+  postP50: number;
+  postP99: number;
+  postMax: number;
+  /** PG_PROBE=1: per statement, count and p50 / p99 / max ms */
+  statements?: string;
 }
 
 async function readProbe(server: Server): Promise<Probe | null> {
   const file = join(server.dataDir, 'probe.json');
+  const pgFile = join(server.dataDir, 'pg-probe.txt');
   rmSync(file, { force: true });
+  rmSync(pgFile, { force: true });
   server.child.kill('SIGUSR2');
   for (let i = 0; i < 50; i++) {
     await sleep(20);
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Probe;
+      const probe = JSON.parse(readFileSync(file, 'utf8')) as Probe;
+      if (PG_PROBE) {
+        await sleep(100);
+        probe.statements = readFileSync(pgFile, 'utf8');
+      }
+      return probe;
     } catch {
       // not written yet
     }
@@ -649,8 +668,13 @@ for (const r of results) {
   const p = r.probe;
   console.log(
     `\nServer (${r.label}), measured stretch: event loop delay p50/p99/max ${p.delayP50} / ${p.delayP99} / ${p.delayMax} ms; ` +
-      `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms`,
+      `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms; ` +
+      `${p.postCount} POSTs in the server (request to answer) p50/p99/max ${p.postP50} / ${p.postP99} / ${p.postMax} ms`,
   );
+  if (p.statements !== undefined) {
+    console.log('Statements (count, p50 / p99 / max ms):');
+    console.log(p.statements.replace(/^/gm, '  '));
+  }
 }
 for (const r of results) {
   if (r.errors.size === 0) continue;

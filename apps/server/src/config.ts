@@ -20,6 +20,8 @@ export const ZConfig = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  /** Connections to the PostgreSQL of DATABASE_URL this process keeps at most (they stay open once made). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   REDIS_PREFIX: z.string().min(1).max(64).default('kabuto:'),

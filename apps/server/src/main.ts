@@ -18,7 +18,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: join(config.DATA_DIR, 'pglite'),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   await database.migrate();
 
   const app = await buildApp({ config, database, clock: systemClock });
