@@ -7,6 +7,8 @@
  * or not earlier ones have answered. Per order it measures
  *   acceptance: request sent -> HTTP answer;
  *   fill push:  request sent -> the user's socket receives 'order.filled' for that order_no.
+ * Before the measured stretch the server gets WARMUP seconds (default 5) of orders at a rate rising from 0 to
+ * RATE, reported apart: a process that has just started is still compiling its order path.
  * Runs once on PostgreSQL (a scratch database created here and dropped at the end) and once on PGlite (a
  * fresh DATA_DIR), and runs pgbench on the same PostgreSQL as a ceiling.
  *   npm run bench:orders   (RATE=500 USERS=200 DURATION=20 DATABASES=postgres,pglite PROFILE=1 to change;
@@ -14,12 +16,13 @@
  * PROFILE=1 runs the server under `node --cpu-prof` and prints its top self-time functions. The server always
  * loads bench/server-probe.mjs, which reports its event loop delay, GC pauses and its own time per POST over
  * the measured stretch; PG_PROBE=1 also loads bench/pg-probe.mjs: each statement's time and the waits for a
- * pool connection.
+ * pool connection, and samples pg_stat_activity every 20 ms to show what the backends were doing when orders
+ * were slow. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json.
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +33,7 @@ import { pngBytes } from '../apps/server/src/lib/images.js';
 
 const RATE = Number(process.env['RATE'] ?? 500);
 const SECONDS = Number(process.env['DURATION'] ?? 20);
+const WARMUP = Number(process.env['WARMUP'] ?? 5);
 const USERS = Number(process.env['USERS'] ?? 200);
 const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').filter(Boolean);
 const PROFILE = process.env['PROFILE'] === '1';
@@ -320,6 +324,11 @@ interface Result {
   benchCpu: number;
   profile: string[];
   probe: Probe | null;
+  warm: { count: number; p50: number; p99: number; max: number };
+  /** Measured orders answered after more than 25 ms, and in how many distinct 100 ms windows they were sent. */
+  slow: { count: number; windows: number };
+  /** PG_PROBE=1 on PostgreSQL: what the database's backends were doing, in slow windows and elsewhere. */
+  waits?: string;
 }
 
 /** What bench/server-probe.mjs saw in the server during the measured stretch. */
@@ -360,6 +369,58 @@ async function readProbe(server: Server): Promise<Probe | null> {
   return null;
 }
 
+/** One look at the scratch database's backends: when (ms since the start) and one entry per non-idle backend. */
+type WaitSample = [number, string[]];
+
+/**
+ * Samples pg_stat_activity every 20 ms from its own connection: for each backend of the database that is
+ * not idle, its state and wait event ('active' with no wait means on a CPU or runnable).
+ */
+function sampleWaits(databaseUrl: string, start: number): { stop: () => Promise<WaitSample[]> } {
+  const samples: WaitSample[] = [];
+  const client = new pg.Client({ connectionString: databaseUrl });
+  const state = { running: true };
+  const done = (async () => {
+    await client.connect();
+    const database = new URL(databaseUrl).pathname.slice(1);
+    while (state.running) {
+      const at = performance.now() - start;
+      const { rows } = await client.query<{ w: string }>(
+        `select state || coalesce(':' || wait_event_type || '/' || wait_event, '') as w
+           from pg_stat_activity
+          where datname = $1 and pid <> pg_backend_pid() and state <> 'idle'`,
+        [database],
+      );
+      samples.push([at, rows.map((r) => r.w)]);
+      await sleep(20);
+    }
+    await client.end();
+  })();
+  return {
+    stop: async () => {
+      state.running = false;
+      await done;
+      return samples;
+    },
+  };
+}
+
+function summarizeWaits(samples: WaitSample[], slowWindows: Set<number>): string {
+  const describe = (subset: WaitSample[]) => {
+    const counts = new Map<string, number>();
+    for (const [, states] of subset) for (const w of states) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const top = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([w, n]) => `${w} ${(n / subset.length).toFixed(2)}`)
+      .join(', ');
+    return `${subset.length} samples, backends busy per sample: ${top || 'none'}`;
+  };
+  const slow = samples.filter(([at]) => slowWindows.has(Math.floor(at / 100)));
+  const rest = samples.filter(([at]) => !slowWindows.has(Math.floor(at / 100)));
+  return `in the 100 ms windows with orders over 25 ms: ${describe(slow)}\n  elsewhere: ${describe(rest)}`;
+}
+
 async function run(label: string, port: number, databaseUrl: string): Promise<Result> {
   const server = await startServer(port, databaseUrl);
   try {
@@ -397,6 +458,8 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
 
     const agent = new Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
     const acceptLatencies: number[] = [];
+    /** Pairs (sent, since the start; latency), for LATENCY_FILE. */
+    const timeline: number[] = [];
     const lags: number[] = [];
     const errors = new Map<string, number>();
     const countError = (key: string) => errors.set(key, (errors.get(key) ?? 0) + 1);
@@ -410,7 +473,11 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       return seed / 2147483648;
     };
 
+    /** Warm-up orders are answered and checked like the others but kept out of the figures. */
+    let warming = false;
+    const warmLatencies: number[] = [];
     const fire = (scheduled: number) => {
+      const measured = !warming;
       const user = users[Math.floor(random() * users.length)];
       const code = universe[Math.floor(random() * universe.length)];
       if (!user || !code) return;
@@ -423,7 +490,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       });
       outstanding += 1;
       const sent = performance.now();
-      lags.push(sent - scheduled);
+      if (measured) lags.push(sent - scheduled);
       const req = httpRequest(
         {
           host: '127.0.0.1',
@@ -454,12 +521,18 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
               json = undefined;
             }
             const orderNo = json?.data?.order_no;
+            if (!measured) {
+              if (res.statusCode === 200 && orderNo) warmLatencies.push(at - sent);
+              else countError(`warm-up: HTTP ${res.statusCode} code ${json?.code ?? '?'}`);
+              return;
+            }
             if (res.statusCode !== 200 || !orderNo) {
               countError(`HTTP ${res.statusCode} code ${json?.code ?? '?'} ${json?.msg ?? ''}`.trim());
               return;
             }
             accepted += 1;
             acceptLatencies.push(at - sent);
+            timeline.push(sent - start, at - sent);
             const pushed = early.get(orderNo);
             if (pushed === undefined) waiting.set(orderNo, sent);
             else {
@@ -478,29 +551,53 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       req.end(body);
     };
 
-    const total = Math.round(RATE * SECONDS);
+    /** Sends `count` orders open-loop at RATE per second from now; resolves when the last is sent. */
+    /**
+     * Sends orders open-loop from now for `seconds`: at RATE per second, or with `ramp`, at a rate rising
+     * evenly from 0 to RATE (RATE * seconds / 2 orders in all). Resolves when the last is sent.
+     */
+    const pace = (seconds: number, ramp = false) =>
+      new Promise<number>((resolve) => {
+        const begin = performance.now();
+        const count = Math.round(ramp ? (RATE * seconds) / 2 : RATE * seconds);
+        // When order i is due, in ms from `begin`: i / RATE, or sqrt(2 i seconds / RATE) on the ramp.
+        const dueAt = (i: number) => 1000 * (ramp ? Math.sqrt((2 * i * seconds) / RATE) : i / RATE);
+        let sentSoFar = 0;
+        const tick = () => {
+          const now = performance.now() - begin;
+          while (sentSoFar < count && dueAt(sentSoFar) <= now) {
+            fire(begin + dueAt(sentSoFar));
+            sentSoFar += 1;
+          }
+          if (sentSoFar >= count) resolve(count);
+          else setTimeout(tick, 1);
+        };
+        tick();
+      });
+
+    if (WARMUP > 0) {
+      // A server that has just started compiles the order path and prepares its statements on each pooled
+      // connection during its first seconds of orders. It gets WARMUP seconds of a rate rising to RATE
+      // first; those orders are reported apart, not in the figures.
+      warming = true;
+      await pace(WARMUP, true);
+      const until = performance.now() + 30_000;
+      while (outstanding > 0 && performance.now() < until) await sleep(20);
+      warming = false;
+      await sleep(500);
+    }
     const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.error(`[${label}] load average before the run: ${loadavg}`);
     const before = cpuTicks(server.pid);
     server.child.kill('SIGUSR2'); // the probe starts counting the measured stretch
     const start = performance.now();
-    let issued = 0;
-    await new Promise<void>((resolve) => {
-      const tick = () => {
-        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE) + 1);
-        while (issued < due) {
-          fire(start + (issued * 1000) / RATE);
-          issued += 1;
-        }
-        if (issued >= total) resolve();
-        else setTimeout(tick, 1);
-      };
-      tick();
-    });
+    const sampler = PG_PROBE && databaseUrl ? sampleWaits(databaseUrl, start) : null;
+    const issued = await pace(SECONDS);
     const issuedFor = (performance.now() - start) / 1000;
     const drainUntil = performance.now() + 30_000;
     while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
     const after = cpuTicks(server.pid);
+    const waitSamples = sampler ? await sampler.stop() : [];
     const probe = await readProbe(server);
     await sleep(1000); // the last events
     const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
@@ -512,6 +609,17 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     for (const user of users) user.ws.terminate();
     await stopServer(server);
 
+    if (process.env['LATENCY_FILE'])
+      writeFileSync(`${process.env['LATENCY_FILE']}.${label.split(' ')[0]}.json`, JSON.stringify(timeline));
+    const slowWindows = new Set<number>();
+    let slowCount = 0;
+    for (let i = 0; i < timeline.length; i += 2) {
+      if ((timeline[i + 1] ?? 0) <= 25) continue;
+      slowCount += 1;
+      slowWindows.add(Math.floor((timeline[i] ?? 0) / 100));
+    }
+    const warm = Float64Array.from(warmLatencies).sort();
+    const waits = waitSamples.length > 0 ? summarizeWaits(waitSamples, slowWindows) : undefined;
     const ticks = after.total - before.total;
     const accept = Float64Array.from(acceptLatencies).sort();
     const fill = Float64Array.from(fillLatencies).sort();
@@ -536,6 +644,14 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
       profile: server.profileDir ? topSelfTime(server.profileDir) : [],
       probe,
+      warm: {
+        count: warm.length,
+        p50: percentile(warm, 50),
+        p99: percentile(warm, 99),
+        max: warm[warm.length - 1] ?? Number.NaN,
+      },
+      slow: { count: slowCount, windows: slowWindows.size },
+      waits,
     };
   } finally {
     await stopServer(server);
@@ -664,6 +780,13 @@ for (const r of results) {
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)) + 2) ?? [];
 for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(''));
 for (const r of results) {
+  console.log(
+    `\n${r.label}: warm-up (${WARMUP} s rising to the rate before the measured stretch, not in the figures above) ` +
+      `${r.warm.count} orders answered, p50/p99/max ${fmt(r.warm.p50)} / ${fmt(r.warm.p99)} / ${fmt(r.warm.max)} ms; ` +
+      `measured orders over 25 ms: ${r.slow.count}, sent within ${r.slow.windows} distinct 100 ms windows`,
+  );
+}
+for (const r of results) {
   if (!r.probe) continue;
   const p = r.probe;
   console.log(
@@ -671,6 +794,7 @@ for (const r of results) {
       `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms; ` +
       `${p.postCount} POSTs in the server (request to answer) p50/p99/max ${p.postP50} / ${p.postP99} / ${p.postMax} ms`,
   );
+  if (r.waits) console.log(`PostgreSQL backends (pg_stat_activity every 20 ms) ${r.waits}`);
   if (p.statements !== undefined) {
     console.log('Statements (count, p50 / p99 / max ms):');
     console.log(p.statements.replace(/^/gm, '  '));
