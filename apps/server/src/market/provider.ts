@@ -1,6 +1,7 @@
 import type { Sen } from '@kabuto/contract';
 import type { IndexId } from './instruments.js';
 import type { MarketClockMode } from './sessions.js';
+import type { ParameterBasis } from './universe.js';
 
 /**
  * The market data seam. The simulator (simulator.ts) is the default implementation; a licensed real
@@ -26,6 +27,11 @@ export interface MarketDataProvider {
   subscribe(listener: MarketListener): () => void;
   /** Nikkei 225 and TOPIX */
   indices(): IndexQuote[];
+  /**
+   * For a simulated stock, where its simulation parameters come from (ADR 0012), which its page discloses;
+   * undefined for a code the provider does not quote or whose prices are not simulated.
+   */
+  priceBasis(code: string): ParameterBasis | undefined;
   /** starts / stops the live feed (idempotent) */
   start(): void;
   stop(): void;

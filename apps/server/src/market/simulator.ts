@@ -369,6 +369,10 @@ export class MarketSimulator implements MarketDataProvider {
     return this.indicesAt(this.position(this.clock.now()));
   }
 
+  priceBasis(code: string): ParameterBasis | undefined {
+    return this.specs.get(code)?.basis;
+  }
+
   subscribe(listener: MarketListener): () => void {
     this.listeners.add(listener);
     return () => {

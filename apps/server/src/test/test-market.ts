@@ -79,6 +79,11 @@ export class TestMarket implements MarketDataProvider {
     return [];
   }
 
+  /** Test prices are set by hand; they stand for calibrated ones. */
+  priceBasis(code: string): 'calibrated' | undefined {
+    return this.prices.has(code) ? 'calibrated' : undefined;
+  }
+
   start(): void {}
   stop(): void {}
 }

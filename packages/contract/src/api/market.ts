@@ -133,7 +133,19 @@ export const ZSearchResults = z.array(ZInstrument);
 
 // GET /api/market/stock?code=
 export const ZCodeQuery = z.object({ code: ZStockCode });
-export const ZStockDetail = ZInstrument.extend({ quote: ZQuote.nullable(), watched: z.boolean() });
+/**
+ * Where a simulated stock's prices come from (ADR 0012): 'calibrated' walks from the stock's real close and
+ * statistics (calibration.csv); 'derived' takes its sector's volatility and its size class's turnover, and
+ * an arbitrary seeded price level. null when the prices are not simulated.
+ */
+export const PRICE_BASES = ['calibrated', 'derived'] as const;
+export const ZPriceBasis = z.enum(PRICE_BASES);
+export type TPriceBasis = z.infer<typeof ZPriceBasis>;
+export const ZStockDetail = ZInstrument.extend({
+  quote: ZQuote.nullable(),
+  watched: z.boolean(),
+  price_basis: ZPriceBasis.nullable(),
+});
 export type TStockDetail = z.infer<typeof ZStockDetail>;
 
 // GET /api/market/bars?code=&period=

@@ -36,7 +36,17 @@ describe('MARKET_UNIVERSE=all', () => {
 
   it('quotes a stock outside the Nikkei 225, simulated, on a valid tick', async () => {
     const detail = body<TStockDetail>(await get(t, '/api/market/stock?code=1301')).data;
-    expect(detail).toMatchObject({ code: '1301', tradable: true, nikkei225: false, topix500: false });
+    expect(detail).toMatchObject({
+      code: '1301',
+      tradable: true,
+      nikkei225: false,
+      topix500: false,
+      price_basis: 'derived',
+    });
+    // a Nikkei 225 member keeps its calibration in the wider universe
+    expect(body<TStockDetail>(await get(t, '/api/market/stock?code=7203')).data.price_basis).toBe(
+      'calibrated',
+    );
     const q = detail.quote;
     if (!q) throw new Error('no quote');
     expect(q.simulated).toBe(true);
@@ -116,7 +126,10 @@ describe('MARKET_UNIVERSE by default', () => {
     expect(t.config.MARKET_UNIVERSE).toBe('nikkei225');
     expect(body<TMarketList>(await get(t, '/api/market/list?sort=code&limit=1')).data.total).toBe(225);
     const detail = body<TStockDetail>(await get(t, '/api/market/stock?code=1301')).data;
-    expect(detail).toMatchObject({ tradable: false, quote: null });
+    expect(detail).toMatchObject({ tradable: false, quote: null, price_basis: null });
+    expect(body<TStockDetail>(await get(t, '/api/market/stock?code=7203')).data.price_basis).toBe(
+      'calibrated',
+    );
     const user = await registerAndLogin(t);
     const res = await placeOrder(t, user.token, '1301');
     expect(res.statusCode).toBe(404);
