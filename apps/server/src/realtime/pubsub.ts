@@ -60,6 +60,7 @@ export class RedisPubSub implements PubSub {
     if (!set) {
       set = new Set();
       this.handlers.set(full, set);
+      await this.subscriberReady();
       await this.subscriber.subscribe(full);
     }
     set.add(handler);
@@ -70,6 +71,23 @@ export class RedisPubSub implements PubSub {
         await this.subscriber.unsubscribe(full);
       }
     };
+  }
+
+  /**
+   * ioredis 5.8.2+ writes a SUBSCRIBE made while its connection is still in its handshake, before its ready
+   * check; the INFO of that check is then refused ("Connection in subscriber mode"), the connection is torn
+   * down and the commands waiting on it fail: the hub's second subscription rejected and a starting process
+   * exited, or, by other timings, heard nothing from the others (redis/ioredis#2037, fixed in ioredis 6;
+   * seen here as a server exiting at start beside another, and in the two-process test). Subscribing once the
+   * connection is ready avoids it; after a reconnection ioredis itself subscribes again, once ready.
+   */
+  private async subscriberReady(): Promise<void> {
+    if (this.subscriber.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      this.subscriber.once('ready', () => {
+        resolve();
+      });
+    });
   }
 
   async close(): Promise<void> {
