@@ -8,6 +8,7 @@ import {
   consoleLogin,
   consoleRoute,
   loginAsAdmin,
+  openedDialog,
   openPendingReview,
   rejectIdentity,
   watchConsoleErrors,
@@ -203,7 +204,7 @@ test('an operator opens an identity check with its photos, rejects one with a re
 
   // A rejection needs a reason; the user reads it as written.
   await drawer.getByRole('button', { name: 'Reject' }).click();
-  const modal = page.getByRole('dialog', { name: 'Reject this request' });
+  const modal = await openedDialog(page, 'Reject this request');
   await modal.getByRole('button', { name: 'Reject' }).click();
   await expect(modal.getByText('Please give a reason')).toBeVisible();
   await modal.getByRole('button', { name: 'Cancel' }).click();
@@ -296,7 +297,7 @@ test('the administrator edits a setting, creates and deactivates an invitation c
   const code = `E2E${String(Date.now()).slice(-8)}`;
   await openFromMenu(page, 'Invitation codes');
   await page.getByRole('button', { name: 'New campaign code' }).click();
-  const create = page.getByRole('dialog', { name: 'New campaign code' });
+  const create = await openedDialog(page, 'New campaign code');
   await create.getByLabel('Code').fill('no!');
   await create.getByRole('button', { name: 'Save' }).click();
   await expect(create.getByText('An invitation code has only letters and digits')).toBeVisible();
@@ -308,7 +309,7 @@ test('the administrator edits a setting, creates and deactivates an invitation c
   await expect(row).toContainText('Active');
   expect((await registerUser(page.request, code)).code).toBe(1);
   await row.getByRole('button', { name: 'Deactivate' }).click();
-  await page.getByRole('dialog', { name: 'Deactivate' }).getByRole('button', { name: 'Deactivate' }).click();
+  await (await openedDialog(page, 'Deactivate')).getByRole('button', { name: 'Deactivate' }).click();
   await expect(page.getByText('Code deactivated')).toBeVisible();
   await expect(row).toContainText('Deactivated');
   expect((await registerUser(page.request, code)).code).not.toBe(1);
@@ -316,11 +317,11 @@ test('the administrator edits a setting, creates and deactivates an invitation c
   // A new reviewer: the one-time password is shown once.
   await openFromMenu(page, 'Operators');
   await page.getByRole('button', { name: 'New operator' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New operator' });
+  const dialog = await openedDialog(page, 'New operator');
   await dialog.getByLabel('User name').fill(reviewer.username);
   await dialog.getByLabel('Display name').fill(reviewer.displayName);
   await dialog.getByRole('button', { name: 'Save' }).click();
-  const shown = page.getByRole('dialog', { name: `One-time password for ${reviewer.displayName}` });
+  const shown = await openedDialog(page, `One-time password for ${reviewer.displayName}`);
   await expect(shown.getByText('This password is shown only once')).toBeVisible();
   reviewer.oneTimePassword = await shown.getByLabel('One-time password').inputValue();
   expect(reviewer.oneTimePassword.length).toBeGreaterThanOrEqual(12);

@@ -82,12 +82,45 @@ export async function loginAsAdmin(page: Page): Promise<void> {
   await changeOneTimePassword(page, ADMIN_INITIAL_PASSWORD, ADMIN_PASSWORD);
 }
 
+/**
+ * The console's dialog (modal, confirmation or drawer) with this accessible name, once it has finished
+ * opening. antd zooms a modal in from opacity 0 and slides a drawer in, and Playwright may find a button
+ * visible and stable during the first frames of that motion (before it starts, or while its first frame
+ * holds): the button is pressed there, the dialog then moves under the pointer, the release lands on
+ * another element and the browser sends the click to their common ancestor, so the button never gets it.
+ * Waits until the dialog, and each element around it, is fully opaque, untransformed and no longer
+ * animated.
+ */
+export async function openedDialog(page: Page, name: string | RegExp): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  await expect
+    .poll(
+      () =>
+        dialog.evaluate((element) => {
+          for (let node: Element | null = element; node !== null; node = node.parentElement) {
+            const style = getComputedStyle(node);
+            if (style.opacity !== '1') return `${node.className}: opacity ${style.opacity}`;
+            if (style.transform !== 'none' && !new DOMMatrix(style.transform).isIdentity) {
+              return `${node.className}: transform ${style.transform}`;
+            }
+            const running = node.getAnimations().find((animation) => animation.playState !== 'finished');
+            if (running !== undefined) return `${node.className}: animation ${running.playState}`;
+          }
+          return 'opened';
+        }),
+      { message: `the dialog ${String(name)} finishes opening` },
+    )
+    .toBe('opened');
+  return dialog;
+}
+
 /** Opens the review drawer of the user's newest pending item in a queue; answers the drawer. */
 export async function openPendingReview(page: Page, queue: Queue, phone: string): Promise<Locator> {
   await page.goto(consoleRoute(`/queues/${queue}?status=pending`));
   const row = page.getByRole('row', { name: new RegExp(phone) }).first();
   await row.getByRole('button', { name: 'Review' }).click();
-  const drawer = page.getByRole('dialog', { name: /No\. \d+$/ });
+  const drawer = await openedDialog(page, /No\. \d+$/);
   await expect(drawer.getByText(phone).first()).toBeVisible();
   return drawer;
 }
@@ -99,7 +132,7 @@ export async function openPendingReview(page: Page, queue: Queue, phone: string)
 export async function approve(page: Page, queue: Queue, phone: string): Promise<string> {
   const drawer = await openPendingReview(page, queue, phone);
   await drawer.getByRole('button', { name: 'Approve' }).click();
-  const confirm = page.getByRole('dialog', { name: /^(Approve this request\?|Give the second approval)/ });
+  const confirm = await openedDialog(page, /^(Approve this request\?|Give the second approval)/);
   await confirm.getByRole('button', { name: 'Approve' }).click();
   const outcome = drawer.getByRole('status');
   await expect(outcome).toBeVisible();
@@ -110,7 +143,7 @@ export async function approve(page: Page, queue: Queue, phone: string): Promise<
 export async function reject(page: Page, queue: Queue, phone: string, reason: string): Promise<void> {
   const drawer = await openPendingReview(page, queue, phone);
   await drawer.getByRole('button', { name: 'Reject' }).click();
-  const modal = page.getByRole('dialog', { name: 'Reject this request' });
+  const modal = await openedDialog(page, 'Reject this request');
   await modal.getByLabel('Reason').fill(reason);
   await modal.getByRole('button', { name: 'Reject' }).click();
   await expect(drawer.getByRole('status')).toHaveText('Rejected');

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { consoleRoute } from './console.js';
+import { consoleRoute, openedDialog } from './console.js';
 import { adminBearer } from './operator-api.js';
 
 /**
@@ -77,12 +77,12 @@ export function windowAwayFrom(now: Date): { start: string; end: string } {
 export async function createReviewer(page: Page, displayName: string) {
   await page.goto(consoleRoute('/operators'));
   await page.getByRole('button', { name: 'New operator' }).click();
-  const create = page.getByRole('dialog', { name: 'New operator' });
+  const create = await openedDialog(page, 'New operator');
   const username = `funds${String(Date.now()).slice(-7)}`;
   await create.getByLabel('User name').fill(username);
   await create.getByLabel('Display name').fill(displayName);
   await create.getByRole('button', { name: 'Save' }).click();
-  const shown = page.getByRole('dialog', { name: `One-time password for ${displayName}` });
+  const shown = await openedDialog(page, `One-time password for ${displayName}`);
   const oneTimePassword = await shown.getByLabel('One-time password').inputValue();
   expect(oneTimePassword.length).toBeGreaterThanOrEqual(12);
   await shown.getByRole('button', { name: 'Close' }).click();

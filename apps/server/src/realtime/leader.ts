@@ -29,6 +29,9 @@ export class RedisLeader implements LeaderElection {
   isLeader = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private onChange: (leader: boolean) => void = () => undefined;
+  /** a round trip to Redis is out: the next round waits for its answer */
+  private asking = false;
+  private stopped = false;
 
   constructor(
     private readonly redis: Redis,
@@ -40,12 +43,20 @@ export class RedisLeader implements LeaderElection {
 
   start(onChange: (leader: boolean) => void): void {
     this.onChange = onChange;
+    this.stopped = false;
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.everyMs);
     this.timer.unref();
   }
 
+  /**
+   * One round: take the key or renew it. Rounds never overlap: when Redis answers later than the next
+   * round is due, that round is skipped. Otherwise a second SET NX, refused because the first had just
+   * taken the key, could be answered last and make the holder give the lease up.
+   */
   private async tick(): Promise<void> {
+    if (this.asking) return;
+    this.asking = true;
     let leader: boolean;
     try {
       if (this.isLeader) {
@@ -55,6 +66,13 @@ export class RedisLeader implements LeaderElection {
       }
     } catch {
       leader = false; // Redis unreachable: stop producing rather than risk two producers.
+    } finally {
+      this.asking = false;
+    }
+    if (this.stopped) {
+      // stop() came while Redis was answering: a lease granted meanwhile is handed back, not used.
+      if (leader && !this.isLeader) await this.release();
+      return;
     }
     if (leader !== this.isLeader) {
       this.isLeader = leader;
@@ -62,12 +80,17 @@ export class RedisLeader implements LeaderElection {
     }
   }
 
+  private async release(): Promise<void> {
+    await this.redis.eval(RELEASE, 1, this.key, this.nodeId).catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.isLeader) {
       this.isLeader = false;
       this.onChange(false);
-      await this.redis.eval(RELEASE, 1, this.key, this.nodeId).catch(() => undefined);
+      await this.release();
     }
   }
 }
