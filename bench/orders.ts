@@ -17,7 +17,7 @@
  * loads bench/server-probe.mjs, which reports its event loop delay, GC pauses and its own time per POST over
  * the measured stretch; PG_PROBE=1 also loads bench/pg-probe.mjs: each statement's time and the waits for a
  * pool connection, and samples pg_stat_activity every 20 ms to show what the backends were doing when orders
- * were slow. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json.
+ * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json.
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { pngBytes } from '../apps/server/src/lib/images.js';
@@ -38,6 +38,15 @@ const USERS = Number(process.env['USERS'] ?? 200);
 const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').filter(Boolean);
 const PROFILE = process.env['PROFILE'] === '1';
 const PG_PROBE = process.env['PG_PROBE'] === '1';
+/** Extra flags for the server's node, e.g. SERVER_NODE_FLAGS=--max-semi-space-size=32 */
+/**
+ * Server processes for the PostgreSQL run (default 1). With more, they share the database and Redis (for
+ * the events of a user whose socket is on another process, and the market feed's leader); each user's socket
+ * is on one of them, and each order goes to one picked at random, as behind a load balancer.
+ */
+const PROCESSES = Number(process.env['PROCESSES'] ?? 1);
+const BENCH_REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const probeModule = new URL('./server-probe.mjs', import.meta.url).href;
@@ -85,12 +94,13 @@ interface Server {
   profileDir: string | undefined;
 }
 
-async function startServer(port: number, databaseUrl: string): Promise<Server> {
+async function startServer(port: number, databaseUrl: string, redisUrl = ''): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-bench-orders-'));
   const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
   const args = ['--conditions=@kabuto/source', '--import', 'tsx', '--import', probeModule];
   if (PG_PROBE) args.push('--import', pgProbeModule);
   if (profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  args.push(...SERVER_NODE_FLAGS);
   const child = spawn(process.execPath, [...args, mainTs], {
     env: {
       ...process.env,
@@ -98,7 +108,7 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
-      REDIS_URL: '',
+      REDIS_URL: redisUrl,
       MARKET_CLOCK: 'always-open',
       DEMO_MODE: 'true',
       // 10,000 orders of up to a few million yen each: the default ¥10,000,000 would run out mid-run.
@@ -283,7 +293,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Busy and total jiffies of the whole machine, and of one process (utime + stime). */
-function cpuTicks(pid: number): { busy: number; total: number; proc: number; self: number } {
+function cpuTicks(pids: number[]): { busy: number; total: number; proc: number; self: number } {
   const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
     .trim()
     .split(/\s+/)
@@ -300,7 +310,12 @@ function cpuTicks(pid: number): { busy: number; total: number; proc: number; sel
       return 0; // process gone
     }
   };
-  return { busy: total - idle, total, proc: of(pid), self: of(process.pid) };
+  return {
+    busy: total - idle,
+    total,
+    proc: pids.reduce((sum, pid) => sum + of(pid), 0),
+    self: of(process.pid),
+  };
 }
 
 // ------------------------------------------------------------------------------------------------- a run
@@ -323,12 +338,16 @@ interface Result {
   serverCpu: number;
   benchCpu: number;
   profile: string[];
-  probe: Probe | null;
+  /** what bench/server-probe.mjs saw in each server process */
+  probes: Probe[];
+  processes: number;
   warm: { count: number; p50: number; p99: number; max: number };
   /** Measured orders answered after more than 25 ms, and in how many distinct 100 ms windows they were sent. */
   slow: { count: number; windows: number };
   /** PG_PROBE=1 on PostgreSQL: what the database's backends were doing, in slow windows and elsewhere. */
   waits?: string;
+  /** What overlapped the measured orders over 25 ms (see attributeSlowOrders). */
+  stalls?: string;
 }
 
 /** What bench/server-probe.mjs saw in the server during the measured stretch. */
@@ -345,7 +364,17 @@ interface Probe {
   postMax: number;
   /** PG_PROBE=1: per statement, count and p50 / p99 / max ms */
   statements?: string;
+  /** [wall-clock ms at the start, ms] of the server's POSTs over 20 ms and its GC pauses over 4 ms */
+  slowPosts: [number, number][];
+  gcPauses: [number, number][];
 }
+
+/** This process's own GC pauses over 4 ms, [wall-clock ms at the start, ms]: the load generator stalls too. */
+const benchGcPauses: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries())
+    if (entry.duration > 4) benchGcPauses.push([performance.timeOrigin + entry.startTime, entry.duration]);
+}).observe({ entryTypes: ['gc'] });
 
 async function readProbe(server: Server): Promise<Probe | null> {
   const file = join(server.dataDir, 'probe.json');
@@ -367,6 +396,44 @@ async function readProbe(server: Server): Promise<Probe | null> {
     }
   }
   return null;
+}
+
+/**
+ * For each measured order over 25 ms ([sent, sent + latency], ms since `origin`), whether the server itself
+ * took over 20 ms on a POST that started in that interval, and whether a GC pause over 4 ms of the server or
+ * of this process overlapped it. Tells time spent in the server from time lost in the load generator.
+ */
+function attributeSlowOrders(timeline: number[], origin: number, probes: Probe[]): string {
+  const rel = (events: [number, number][]) => events.map(([at, ms]) => [at - origin, ms] as const);
+  const serverSlow = rel(probes.flatMap((p) => p.slowPosts));
+  const serverGc = rel(probes.flatMap((p) => p.gcPauses));
+  const benchGc = rel(benchGcPauses).filter(([at]) => at >= 0);
+  let slow = 0;
+  let inServer = 0;
+  let withServerGc = 0;
+  let withBenchGc = 0;
+  let unexplained = 0;
+  const overlaps = (events: (readonly [number, number])[], from: number, to: number) =>
+    events.some(([at, ms]) => at < to && at + ms > from);
+  for (let i = 0; i < timeline.length; i += 2) {
+    const sent = timeline[i] ?? 0;
+    const latency = timeline[i + 1] ?? 0;
+    if (latency <= 25) continue;
+    slow += 1;
+    const server = serverSlow.some(([at]) => at >= sent - 1 && at <= sent + latency);
+    const sgc = overlaps(serverGc, sent, sent + latency);
+    const bgc = overlaps(benchGc, sent, sent + latency);
+    if (server) inServer += 1;
+    if (sgc) withServerGc += 1;
+    if (bgc) withBenchGc += 1;
+    if (!server && !bgc) unexplained += 1;
+  }
+  const longestBenchGc = Math.max(0, ...benchGc.map(([, ms]) => ms));
+  return (
+    `of ${slow} orders over 25 ms: ${inServer} overlap a POST the server itself took over 20 ms on, ` +
+    `${withServerGc} a server GC pause over 4 ms, ${withBenchGc} a load-generator GC pause over 4 ms ` +
+    `(${benchGc.length} such pauses, longest ${longestBenchGc.toFixed(1)} ms), ${unexplained} neither of the first and third`
+  );
 }
 
 /** One look at the scratch database's backends: when (ms since the start) and one entry per non-idle backend. */
@@ -421,15 +488,20 @@ function summarizeWaits(samples: WaitSample[], slowWindows: Set<number>): string
   return `in the 100 ms windows with orders over 25 ms: ${describe(slow)}\n  elsewhere: ${describe(rest)}`;
 }
 
-async function run(label: string, port: number, databaseUrl: string): Promise<Result> {
-  const server = await startServer(port, databaseUrl);
+async function run(label: string, port: number, databaseUrl: string, processes = 1): Promise<Result> {
+  // One after the other: the first applies the migrations.
+  const servers: Server[] = [];
+  for (let k = 0; k < processes; k++)
+    servers.push(await startServer(port + k, databaseUrl, processes > 1 ? BENCH_REDIS_URL : ''));
+  const [server] = servers;
+  if (!server) throw new Error('no server');
   try {
     const list = (await (
       await fetch(`http://127.0.0.1:${port}/api/market/list?sort=code&limit=225`)
     ).json()) as Envelope<{ items: { code: string }[] }>;
     const universe = list.data.items.map((i) => i.code);
     const setupStart = performance.now();
-    const users = await inBatches(USERS, 10, (i) => createUser(server, i));
+    const users = await inBatches(USERS, 10, (i) => createUser(servers[i % servers.length] ?? server, i));
     await approveAll(port, await adminBearer(port));
     console.error(
       `[${label}] ${users.length} users registered, verified, logged in and on their sockets in ${Math.round(performance.now() - setupStart)} ms`,
@@ -480,6 +552,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       const measured = !warming;
       const user = users[Math.floor(random() * users.length)];
       const code = universe[Math.floor(random() * universe.length)];
+      const to = servers.length > 1 ? (servers[Math.floor(random() * servers.length)] ?? server) : server;
       if (!user || !code) return;
       const body = JSON.stringify({
         code,
@@ -494,7 +567,7 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       const req = httpRequest(
         {
           host: '127.0.0.1',
-          port,
+          port: to.port,
           path: '/api/trade/placeOrder',
           method: 'POST',
           agent,
@@ -588,17 +661,23 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     }
     const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.error(`[${label}] load average before the run: ${loadavg}`);
-    const before = cpuTicks(server.pid);
-    server.child.kill('SIGUSR2'); // the probe starts counting the measured stretch
+    const pids = servers.map((s) => s.pid);
+    const before = cpuTicks(pids);
+    for (const s of servers) s.child.kill('SIGUSR2'); // the probes start counting the measured stretch
     const start = performance.now();
+    const startMonotonicMs = Number(process.hrtime.bigint() / 1000n) / 1000;
     const sampler = PG_PROBE && databaseUrl ? sampleWaits(databaseUrl, start) : null;
     const issued = await pace(SECONDS);
     const issuedFor = (performance.now() - start) / 1000;
     const drainUntil = performance.now() + 30_000;
     while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
-    const after = cpuTicks(server.pid);
+    const after = cpuTicks(pids);
     const waitSamples = sampler ? await sampler.stop() : [];
-    const probe = await readProbe(server);
+    const probes: Probe[] = [];
+    for (const s of servers) {
+      const p = await readProbe(s);
+      if (p) probes.push(p);
+    }
     await sleep(1000); // the last events
     const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
     if (outstanding > 0) errors.set('no answer within 30 s after the run', outstanding);
@@ -607,10 +686,13 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
     closed = true;
     agent.destroy();
     for (const user of users) user.ws.terminate();
-    await stopServer(server);
+    for (const s of servers) await stopServer(s);
 
     if (process.env['LATENCY_FILE'])
-      writeFileSync(`${process.env['LATENCY_FILE']}.${label.split(' ')[0]}.json`, JSON.stringify(timeline));
+      writeFileSync(
+        `${process.env['LATENCY_FILE']}.${label.split(' ')[0]}.json`,
+        JSON.stringify({ startMonotonicMs, timeline }),
+      );
     const slowWindows = new Set<number>();
     let slowCount = 0;
     for (let i = 0; i < timeline.length; i += 2) {
@@ -619,6 +701,8 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       slowWindows.add(Math.floor((timeline[i] ?? 0) / 100));
     }
     const warm = Float64Array.from(warmLatencies).sort();
+    const stalls =
+      probes.length > 0 ? attributeSlowOrders(timeline, performance.timeOrigin + start, probes) : undefined;
     const waits = waitSamples.length > 0 ? summarizeWaits(waitSamples, slowWindows) : undefined;
     const ticks = after.total - before.total;
     const accept = Float64Array.from(acceptLatencies).sort();
@@ -643,7 +727,8 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
       benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
       profile: server.profileDir ? topSelfTime(server.profileDir) : [],
-      probe,
+      probes,
+      processes: servers.length,
       warm: {
         count: warm.length,
         p50: percentile(warm, 50),
@@ -652,10 +737,13 @@ async function run(label: string, port: number, databaseUrl: string): Promise<Re
       },
       slow: { count: slowCount, windows: slowWindows.size },
       waits,
+      stalls,
     };
   } finally {
-    await stopServer(server);
-    rmSync(server.dataDir, { recursive: true, force: true });
+    for (const s of servers) {
+      await stopServer(s);
+      rmSync(s.dataDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -677,7 +765,9 @@ function topSelfTime(dir: string, top = 15): string[] {
   }
   const file = files[0];
   if (!file) return ['(no profile written)'];
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const text = readFileSync(join(dir, file), 'utf8');
+  if (process.env['KEEP_PROFILE']) writeFileSync(process.env['KEEP_PROFILE'], text);
+  const profile = JSON.parse(text) as CpuProfile;
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   let total = 0;
@@ -734,13 +824,13 @@ for (const database of DATABASES) {
   if (database === 'postgres') {
     const name = await createScratch('kabuto_bench_orders');
     try {
-      results.push(await run('PostgreSQL 15', 18311, scratchUrl(name)));
+      results.push(await run('PostgreSQL 15', 18311, scratchUrl(name), PROCESSES));
     } finally {
       await dropScratch(name);
     }
     ceiling = await pgbench();
   } else if (database === 'pglite') {
-    results.push(await run('PGlite', 18312, ''));
+    results.push(await run('PGlite', 18320, ''));
   } else {
     console.error(`unknown database ${database} (postgres or pglite)`);
   }
@@ -748,7 +838,7 @@ for (const database of DATABASES) {
 
 const fmt = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(1) : String(Math.round(n)));
 console.log(
-  `\nOrders: ${RATE}/s target, ${SECONDS} s, ${USERS} users, market buys of 100 shares, one server process, one run:\n`,
+  `\nOrders: ${RATE}/s target, ${SECONDS} s, ${USERS} users, market buys of 100 shares, one run:\n`,
 );
 const rows = [
   [
@@ -760,6 +850,7 @@ const rows = [
     'accept p50/p99/max ms',
     'fill push p50/p99 ms',
     'sched lag p99',
+    'processes',
     'CPU machine/server/bench',
   ],
 ];
@@ -774,6 +865,7 @@ for (const r of results) {
     `${fmt(r.acceptP50)} / ${fmt(r.acceptP99)} / ${fmt(r.acceptMax)}`,
     `${fmt(r.fillP50)} / ${fmt(r.fillP99)} (${r.filledSeen})`,
     fmt(r.lagP99),
+    String(r.processes),
     `${Math.round(100 * r.machineCpu)}% / ${Math.round(100 * r.serverCpu)}% / ${Math.round(100 * r.benchCpu)}%`,
   ]);
 }
@@ -787,18 +879,20 @@ for (const r of results) {
   );
 }
 for (const r of results) {
-  if (!r.probe) continue;
-  const p = r.probe;
-  console.log(
-    `\nServer (${r.label}), measured stretch: event loop delay p50/p99/max ${p.delayP50} / ${p.delayP99} / ${p.delayMax} ms; ` +
-      `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms; ` +
-      `${p.postCount} POSTs in the server (request to answer) p50/p99/max ${p.postP50} / ${p.postP99} / ${p.postMax} ms`,
-  );
+  r.probes.forEach((p, k) => {
+    const which = r.probes.length > 1 ? `, process ${k + 1} of ${r.probes.length}` : '';
+    console.log(
+      `\nServer (${r.label}${which}), measured stretch: event loop delay p50/p99/max ${p.delayP50} / ${p.delayP99} / ${p.delayMax} ms; ` +
+        `GC ${p.gcCount} pauses, ${p.gcTotalMs} ms in all, longest ${p.gcMaxMs} ms; ` +
+        `${p.postCount} POSTs in the server (request to answer) p50/p99/max ${p.postP50} / ${p.postP99} / ${p.postMax} ms`,
+    );
+    if (p.statements !== undefined) {
+      console.log('Statements (count, p50 / p99 / max ms):');
+      console.log(p.statements.replace(/^/gm, '  '));
+    }
+  });
+  if (r.stalls) console.log(`Slow orders (${r.label}): ${r.stalls}`);
   if (r.waits) console.log(`PostgreSQL backends (pg_stat_activity every 20 ms) ${r.waits}`);
-  if (p.statements !== undefined) {
-    console.log('Statements (count, p50 / p99 / max ms):');
-    console.log(p.statements.replace(/^/gm, '  '));
-  }
 }
 for (const r of results) {
   if (r.errors.size === 0) continue;
