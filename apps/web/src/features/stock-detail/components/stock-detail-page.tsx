@@ -1,6 +1,6 @@
 import { BAR_PERIODS, localeOf, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDateTime } from '@/shared/format/format';
@@ -172,37 +172,60 @@ function QuoteTime({ code, locale }: { code: string; locale: Locale }) {
   );
 }
 
-/** The figures under the header: render again when one of them changes (the volume does on most ticks). */
+const FIGURE_KEYS = [
+  'stock.open',
+  'stock.prevClose',
+  'stock.high',
+  'stock.low',
+  'stock.volume',
+  'stock.turnover',
+  'stock.bid',
+  'stock.ask',
+  'stock.limitUp',
+  'stock.limitDown',
+] as const;
+
+/**
+ * The figures under the header: render again when one of them changes (the volume does on most ticks).
+ * Their labels are translated once per language, not on every tick.
+ */
 function QuoteFigures({ code, decimals }: { code: string; decimals: PriceDecimals }) {
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
+  const labels = useMemo(
+    () => ({ section: t('stock.figures'), rows: FIGURE_KEYS.map((key) => t(key)) }),
+    [t],
+  );
   const quote = useStock(code, selectFigures).data ?? null;
   if (quote === null) return null;
   const p = (v: number) => (v > 0 ? formatPlainPrice(v, decimals, locale) : '—');
   const versus = (v: number) => (v > 0 ? changeClass(v - quote.prev_close) : '');
-  const rows: [string, string, string?][] = [
-    ['stock.open', p(quote.open), versus(quote.open)],
-    ['stock.prevClose', p(quote.prev_close)],
-    ['stock.high', p(quote.high), versus(quote.high)],
-    ['stock.low', p(quote.low), versus(quote.low)],
-    ['stock.volume', formatShares(quote.volume, locale)],
-    ['stock.turnover', `¥${formatCompact(Math.trunc(quote.turnover / 100), locale)}`],
-    ['stock.bid', p(quote.bid)],
-    ['stock.ask', p(quote.ask)],
-    ['stock.limitUp', p(quote.limit_up), 'price-rise'],
-    ['stock.limitDown', p(quote.limit_down), 'price-fall'],
+  const values: [string, string?][] = [
+    [p(quote.open), versus(quote.open)],
+    [p(quote.prev_close)],
+    [p(quote.high), versus(quote.high)],
+    [p(quote.low), versus(quote.low)],
+    [formatShares(quote.volume, locale)],
+    [`¥${formatCompact(Math.trunc(quote.turnover / 100), locale)}`],
+    [p(quote.bid)],
+    [p(quote.ask)],
+    [p(quote.limit_up), 'price-rise'],
+    [p(quote.limit_down), 'price-fall'],
   ];
   return (
-    <section className="quote-figures" aria-label={t('stock.figures')}>
+    <section className="quote-figures" aria-label={labels.section}>
       <dl className="quote-figures__grid">
-        {rows.map(([key, value, cls]) => (
-          <div key={key} className="quote-figures__item">
-            <dt>{t(key)}</dt>
-            <dd className={cls ?? ''} data-testid={`figure-${key.slice(6)}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
+        {FIGURE_KEYS.map((key, i) => {
+          const [value, cls] = values[i] ?? [''];
+          return (
+            <div key={key} className="quote-figures__item">
+              <dt>{labels.rows[i]}</dt>
+              <dd className={cls ?? ''} data-testid={`figure-${key.slice(6)}`}>
+                {value}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
     </section>
   );
