@@ -13,7 +13,8 @@
  *
  * Env: PORT (default 0: any), CODE (default 3436: the only stock that ticks), RATE (default 10), TICK_MS
  * (default 100), START (ISO instant, default 2026-11-20 12:40:00.5 Tokyo: a fixed day, so every run sees
- * the same prices; 165 simulated minutes of session are left, 16.5 real minutes at 10×).
+ * the same prices; 165 simulated minutes of session are left, 16.5 real minutes at 10×), WEB_DIST (another
+ * build of the web app, e.g. `vite build --minify false --outDir …` for a profile with real names).
  * Prints one JSON line {port, start, rate, sessionLeftS} when it listens.
  */
 import { mkdtempSync } from 'node:fs';
@@ -62,6 +63,8 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-bench-chart-')),
   LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+  // another build of the web app, e.g. an unminified one for readable profiles
+  WEB_DIST: process.env['WEB_DIST'],
   DEMO_MODE: 'false',
   MARKET_CLOCK: 'tokyo',
   MARKET_TICK_MS: String(TICK_MS),

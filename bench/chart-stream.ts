@@ -12,6 +12,9 @@
  * the end and prints what grew (objects by constructor, count and bytes).
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type CDPSession } from 'playwright-core';
 
@@ -95,23 +98,43 @@ try {
   );
   await page.waitForSelector('canvas');
   const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = async () => {
+    const { metrics: list } = await cdp.send('Performance.getMetrics');
+    return new Map(list.map((m) => [m.name, m.value]));
+  };
+  /** The JS heap after a forced GC (MiB), and the page's DOM nodes and event listeners then. */
   const heap = () =>
     instrument('forced GC', async () => {
       await cdp.send('HeapProfiler.collectGarbage');
       const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-      return usage.usedSize / 1024 / 1024;
+      const m = await metrics();
+      return {
+        mb: usage.usedSize / 1024 / 1024,
+        nodes: m.get('Nodes') ?? 0,
+        listeners: m.get('JSEventListeners') ?? 0,
+      };
     });
   // Let the page settle (lazy chart chunk, first bars), then forget the start-up tasks.
   await page.waitForTimeout(5000);
-  const samples: { t: number; mb: number }[] = [{ t: 0, mb: await heap() }];
+  const samples: { t: number; mb: number; nodes: number; listeners: number }[] = [
+    { t: 0, ...(await heap()) },
+  ];
   const startCounts = TRACE ? await instrument('heap snapshot', () => heapCounts(cdp)) : null;
   let profileStartedAt = 0;
   if (TRACE) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
     await cdp.send('Profiler.start');
+    // Allocations by function, the garbage included (every object the page allocates, not only survivors).
+    await cdp.send('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     profileStartedAt = Date.now();
   }
+  const metricsAtStart = await metrics();
   const started = Date.now();
   let secondsChanged = 0;
   let last = await page.getByTestId('last-price').textContent();
@@ -123,15 +146,21 @@ try {
     last = now;
     const t = Math.round((Date.now() - started) / 1000);
     secondsSampled += 1;
-    if (t % 30 === 0 || Date.now() - started >= DURATION * 1000) samples.push({ t, mb: await heap() });
+    if (t % 30 === 0 || Date.now() - started >= DURATION * 1000) samples.push({ t, ...(await heap()) });
   }
   const ended = Date.now();
+  const metricsAtEnd = await metrics();
   const seen = await page.evaluate(() => {
     const w = window as unknown as { __longTasks: { at: number; ms: number }[]; __priceChanges: number[] };
     return { longTasks: w.__longTasks, priceChanges: w.__priceChanges };
   });
   if (TRACE && startCounts !== null) {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    const sampled = (await cdp.send('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } };
+    reportAllocations(sampled.profile.head, (ended - started) / 1000);
+    const saved = join(tmpdir(), `kabuto-chart-${Date.now()}.cpuprofile`);
+    writeFileSync(saved, JSON.stringify(profile));
+    console.log(`\n[trace] CPU profile saved to ${saved} (Chrome DevTools, Performance panel, can load it)`);
     reportBusyStretches(profile, profileStartedAt);
     await cdp.send('HeapProfiler.collectGarbage');
     reportGrowth(startCounts, await heapCounts(cdp));
@@ -164,6 +193,16 @@ try {
   );
   console.log(`  JS heap after GC: ${first.toFixed(1)} MiB at start, ${final.toFixed(1)} MiB at end`);
   console.log(`  samples (s: MiB): ${samples.map((s) => `${s.t}: ${s.mb.toFixed(1)}`).join(', ')}`);
+  console.log(
+    `  DOM nodes / JS event listeners: ${samples.map((s) => `${s.t}: ${s.nodes}/${s.listeners}`).join(', ')}`,
+  );
+  // Chromium's own counters over the run (CDP Performance.getMetrics): main-thread time by kind, per second.
+  const delta = (name: string) => (metricsAtEnd.get(name) ?? 0) - (metricsAtStart.get(name) ?? 0);
+  const seconds = (ended - started) / 1000;
+  const perS = (name: string) => ((delta(name) * 1000) / seconds).toFixed(1);
+  console.log(
+    `  main thread per second of run (ms): tasks ${perS('TaskDuration')}, script ${perS('ScriptDuration')}, style ${perS('RecalcStyleDuration')}, layout ${perS('LayoutDuration')}; style recalcs ${(delta('RecalcStyleCount') / seconds).toFixed(1)}/s, layouts ${(delta('LayoutCount') / seconds).toFixed(1)}/s`,
+  );
 } finally {
   server.kill('SIGTERM');
 }
@@ -255,6 +294,41 @@ function reportBusyStretches(profile: CpuProfile, startedAt: number): void {
     console.log(`  stretch of ${s.ms.toFixed(0)} ms at ${t} s; self: ${top(s.self, 6).join(' | ')}`);
     console.log(`    total: ${top(s.total, 14).join(' | ')}`);
   }
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** Allocation rate over the run and the functions that allocate most (themselves, and with their callees). */
+function reportAllocations(head: AllocationNode, seconds: number): void {
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  const walk = (n: AllocationNode, above: ReadonlySet<string>): number => {
+    const f = n.callFrame;
+    const l = `${f.functionName || '(anonymous)'} ${f.url.split('/').at(-1) ?? ''}:${f.lineNumber + 1}`;
+    self.set(l, (self.get(l) ?? 0) + n.selfSize);
+    const inner = new Set(above).add(l);
+    let sum = n.selfSize;
+    for (const c of n.children) sum += walk(c, inner);
+    if (!above.has(l)) total.set(l, (total.get(l) ?? 0) + sum);
+    return sum;
+  };
+  const all = walk(head, new Set());
+  const rate = (bytes: number) => `${(bytes / 1024 / seconds).toFixed(0)} KiB/s`;
+  const top = (m: Map<string, number>, k: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([l, b]) => `${rate(b)} ${l}`)
+      .join(' | ');
+  console.log(
+    `\n[trace] allocated: ${(all / 1024 / 1024 / seconds).toFixed(2)} MiB/s (sampled, garbage included)`,
+  );
+  console.log(`[trace] allocations, self: ${top(self, 10)}`);
+  console.log(`[trace] allocations, total: ${top(total, 16)}`);
 }
 
 type Counts = Map<string, { count: number; bytes: number }>;
