@@ -8,8 +8,10 @@
  * shows as a slope, and how often the price on screen changed.
  *   npm run build && npm run bench:chart     (DURATION=600 PERIOD=1m CODE=3436 RATE=10 to change)
  * TRACE=1 also runs the CDP sampling profiler over the whole run and prints, for every busy stretch of the
- * main thread over 40 ms, the functions it spent its time in; and takes a heap snapshot at the start and at
- * the end and prints what grew (objects by constructor, count and bytes).
+ * main thread over 40 ms, the functions it spent its time in, samples allocations, and takes a heap snapshot
+ * at the start and at the end and prints what grew (objects by constructor, count and bytes).
+ * SNAPSHOT_AT=60 takes the first snapshot 60 s into the run instead (after the page's warm-up), with or
+ * without TRACE: for a long run's growth without the profilers.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -23,6 +25,8 @@ const CODE = process.env['CODE'] ?? '3436';
 const PERIOD = process.env['PERIOD'];
 const RATE = process.env['RATE'] ?? '10';
 const TRACE = process.env['TRACE'] === '1';
+const SNAPSHOT_AT =
+  process.env['SNAPSHOT_AT'] === undefined ? (TRACE ? 0 : null) : Number(process.env['SNAPSHOT_AT']);
 const serverTs = new URL('./chart-server.ts', import.meta.url).pathname;
 
 /** Wall-clock stretches (epoch ms) in which the bench itself kept the page's main thread busy. */
@@ -120,7 +124,11 @@ try {
   const samples: { t: number; mb: number; nodes: number; listeners: number }[] = [
     { t: 0, ...(await heap()) },
   ];
-  const startCounts = TRACE ? await instrument('heap snapshot', () => heapCounts(cdp)) : null;
+  const snapshot = () => instrument('heap snapshot', () => heapCounts(cdp));
+  let startCounts = SNAPSHOT_AT === 0 ? await snapshot() : null;
+  let snapshotAt = 0;
+  const chartBars = async () => Number(await page.getByTestId('stock-chart').getAttribute('data-bars'));
+  const barsAtStart = await chartBars();
   let profileStartedAt = 0;
   if (TRACE) {
     await cdp.send('Profiler.enable');
@@ -147,14 +155,19 @@ try {
     const t = Math.round((Date.now() - started) / 1000);
     secondsSampled += 1;
     if (t % 30 === 0 || Date.now() - started >= DURATION * 1000) samples.push({ t, ...(await heap()) });
+    if (SNAPSHOT_AT !== null && startCounts === null && t >= SNAPSHOT_AT) {
+      startCounts = await snapshot();
+      snapshotAt = t;
+    }
   }
   const ended = Date.now();
   const metricsAtEnd = await metrics();
+  const barsAtEnd = await chartBars();
   const seen = await page.evaluate(() => {
     const w = window as unknown as { __longTasks: { at: number; ms: number }[]; __priceChanges: number[] };
     return { longTasks: w.__longTasks, priceChanges: w.__priceChanges };
   });
-  if (TRACE && startCounts !== null) {
+  if (TRACE) {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
     const sampled = (await cdp.send('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } };
     reportAllocations(sampled.profile.head, (ended - started) / 1000);
@@ -162,7 +175,10 @@ try {
     writeFileSync(saved, JSON.stringify(profile));
     console.log(`\n[trace] CPU profile saved to ${saved} (Chrome DevTools, Performance panel, can load it)`);
     reportBusyStretches(profile, profileStartedAt);
+  }
+  if (startCounts !== null) {
     await cdp.send('HeapProfiler.collectGarbage');
+    console.log(`\n[snapshot] from ${snapshotAt} s into the run to its end:`);
     reportGrowth(startCounts, await heapCounts(cdp));
   }
   await browser.close();
@@ -192,6 +208,7 @@ try {
     `  left out, during the bench's own forced GCs / heap snapshots: ${ours.length}${ours.length > 0 ? ` (ms: ${ms(ours)})` : ''}`,
   );
   console.log(`  JS heap after GC: ${first.toFixed(1)} MiB at start, ${final.toFixed(1)} MiB at end`);
+  console.log(`  bars fetched for the chart: ${barsAtStart} at start, ${barsAtEnd} at end`);
   console.log(`  samples (s: MiB): ${samples.map((s) => `${s.t}: ${s.mb.toFixed(1)}`).join(', ')}`);
   console.log(
     `  DOM nodes / JS event listeners: ${samples.map((s) => `${s.t}: ${s.nodes}/${s.listeners}`).join(', ')}`,
@@ -371,7 +388,7 @@ function reportGrowth(before: Counts, after: Counts): void {
     return { key, count: a.count - b.count, bytes: a.bytes - b.bytes, now: a.count };
   });
   const total = rows.reduce((s, r) => s + r.bytes, 0);
-  console.log(`\n[trace] heap snapshot, end minus start: ${(total / 1024).toFixed(0)} KiB`);
+  console.log(`[snapshot] end minus start: ${(total / 1024).toFixed(0)} KiB`);
   for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 25)) {
     console.log(
       `  ${(r.bytes / 1024).toFixed(1).padStart(8)} KiB ${String(r.count).padStart(7)} objects (now ${r.now})  ${r.key}`,
