@@ -1,9 +1,11 @@
-import { parseYenInput, ZYenAmountInSen, type Locale, type Sen } from '@kabuto/contract';
+import { numberFormat, parseYenInput, ZYenAmountInSen, type Locale, type Sen } from '@kabuto/contract';
 import { z } from 'zod';
 
 /** The decimal separator of a locale ("." in ja, en, zh; "," in es, fr), so that "1.000" means what it says. */
 export function decimalSeparatorOf(locale: Locale): '.' | ',' {
-  const part = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal');
+  const part = numberFormat(locale)
+    .formatToParts(1.5)
+    .find((p) => p.type === 'decimal');
   return part?.value === ',' ? ',' : '.';
 }
 

@@ -1,4 +1,4 @@
-import { MARKET_TIME_ZONE } from '@kabuto/contract';
+import { dateTimeFormat, MARKET_TIME_ZONE } from '@kabuto/contract';
 
 /** Statement periods as Tokyo calendar dates (YYYY-MM-DD); '' means unbounded. */
 export type PeriodPreset = 'today' | 'week' | 'month' | 'all' | 'custom';
@@ -10,7 +10,7 @@ export interface Period {
 
 /** The Tokyo calendar date of an instant. */
 export function tokyoDate(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
+  return dateTimeFormat('en-CA', {
     timeZone: MARKET_TIME_ZONE,
     year: 'numeric',
     month: '2-digit',

@@ -1,4 +1,4 @@
-import { MARKET_TIME_ZONE, type Locale } from '@kabuto/contract';
+import { dateTimeFormat, MARKET_TIME_ZONE, type Locale } from '@kabuto/contract';
 import { formatNumber } from '@/shared/format/format';
 import { formatPrice, type PriceDecimals } from '@/shared/format/price';
 
@@ -6,7 +6,7 @@ import { formatPrice, type PriceDecimals } from '@/shared/format/price';
 export function formatSessionDate(date: string, locale: Locale): string {
   const at = new Date(`${date}T00:00:00+09:00`);
   if (Number.isNaN(at.getTime())) return date;
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone: MARKET_TIME_ZONE,
     month: 'short',
     day: 'numeric',

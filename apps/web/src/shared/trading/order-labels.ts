@@ -1,4 +1,4 @@
-import { MARKET_TIME_ZONE, type TOrder, type TPosition } from '@kabuto/contract';
+import { dateTimeFormat, MARKET_TIME_ZONE, type TOrder, type TPosition } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 
 /**
@@ -36,7 +36,7 @@ export function orderStatusLabel(t: TFunction, order: Pick<TOrder, 'status' | 'v
 /** The Tokyo calendar date (YYYY-MM-DD) of an instant. */
 export function tokyoDate(at: string | Date): string {
   const date = typeof at === 'string' ? new Date(at) : at;
-  return new Intl.DateTimeFormat('en-CA', {
+  return dateTimeFormat('en-CA', {
     timeZone: MARKET_TIME_ZONE,
     year: 'numeric',
     month: '2-digit',

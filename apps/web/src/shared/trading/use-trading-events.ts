@@ -1,4 +1,4 @@
-import { localeOf, ZOrder, type TUserEvent } from '@kabuto/contract';
+import { localeOf, numberFormat, ZOrder, type TUserEvent } from '@kabuto/contract';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import { queryClient } from '../api/query-client';
@@ -60,7 +60,7 @@ async function toastFill(event: TUserEvent) {
   showSuccess(
     i18n.t('trading.filledToast', {
       name: fill.name,
-      quantity: new Intl.NumberFormat(locale).format(fill.quantity),
+      quantity: numberFormat(locale).format(fill.quantity),
       price: formatPriceAuto(fill.price, locale),
     }),
     2500,

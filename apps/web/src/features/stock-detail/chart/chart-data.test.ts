@@ -6,6 +6,7 @@ import {
   mergeWorkBars,
   movingAverage,
   movingAverageAt,
+  tickChanges,
   toWorkBars,
   TOKYO_OFFSET_S,
   type WorkBar,
@@ -131,5 +132,40 @@ describe('mergeWorkBars', () => {
     const bars = [bar(60, 100), bar(120, 200), bar(180, 300)];
     expect(movingAverageAt(bars, 1, 3)).toBeUndefined();
     expect(movingAverageAt(bars, 2, 3)).toBe(200);
+  });
+
+  it('updates only the series a tick changed', () => {
+    const drawn = {
+      time: 100,
+      open: 1000,
+      high: 1010,
+      low: 990,
+      close: 1005,
+      volume: 500,
+      ma: [1001, undefined],
+    };
+    const all = { price: true, volume: true, ma: [true, true] };
+    expect(tickChanges(null, drawn)).toEqual(all);
+    expect(tickChanges(drawn, { ...drawn, time: 160 })).toEqual(all);
+    // More shares at the same price: the volume only.
+    expect(tickChanges(drawn, { ...drawn, volume: 600 })).toEqual({
+      price: false,
+      volume: true,
+      ma: [false, false],
+    });
+    // A new price: the bar and the average that moved.
+    expect(tickChanges(drawn, { ...drawn, close: 1006, volume: 600, ma: [1001.2, undefined] })).toEqual({
+      price: true,
+      volume: true,
+      ma: [true, false],
+    });
+    // Nothing new.
+    expect(tickChanges(drawn, { ...drawn, ma: [1001, undefined] })).toEqual({
+      price: false,
+      volume: false,
+      ma: [false, false],
+    });
+    // The close crosses the open: the histogram's colour changes though the volume does not.
+    expect(tickChanges(drawn, { ...drawn, close: 999, low: 990 }).volume).toBe(true);
   });
 });

@@ -253,3 +253,36 @@ export function applyQuote(
     volume: delta,
   });
 }
+
+/** What the chart last drew of the forming bar: its bar and its moving-average points. */
+export interface DrawnTick {
+  time: number | string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  ma: readonly (number | undefined)[];
+}
+
+/**
+ * Which series a tick has to update, given what was drawn last (null: nothing yet, or the drawn bars were
+ * replaced since). Every series update makes lightweight-charts rebuild that series' points, so a tick
+ * that changes only the volume (the price did not move) updates only the volume histogram.
+ */
+export function tickChanges(
+  drawn: DrawnTick | null,
+  next: DrawnTick,
+): { price: boolean; volume: boolean; ma: boolean[] } {
+  if (drawn === null || drawn.time !== next.time) {
+    return { price: true, volume: true, ma: next.ma.map(() => true) };
+  }
+  const price =
+    drawn.open !== next.open ||
+    drawn.high !== next.high ||
+    drawn.low !== next.low ||
+    drawn.close !== next.close;
+  // The histogram's colour follows whether the bar closes at or above its open.
+  const volume = drawn.volume !== next.volume || drawn.close >= drawn.open !== next.close >= next.open;
+  return { price, volume, ma: next.ma.map((v, i) => v !== drawn.ma[i]) };
+}

@@ -19,7 +19,9 @@ import {
   mergeWorkBars,
   movingAverage,
   movingAverageAt,
+  tickChanges,
   toWorkBars,
+  type DrawnTick,
   type WorkBar,
 } from './chart-data';
 
@@ -62,6 +64,8 @@ export default function StockChart(props: StockChartProps) {
   const handlesRef = useRef<Handles | null>(null);
   const workRef = useRef<WorkBar[]>([]);
   const volumeSeenRef = useRef<number | null>(null);
+  /** The forming bar as last drawn by a tick (null after the bars were drawn from a fetch). */
+  const drawnRef = useRef<DrawnTick | null>(null);
   const fittedRef = useRef(false);
   const colorsRef = useRef({ rise: '#e0301e', fall: '#1a9a4b' });
 
@@ -178,6 +182,7 @@ export default function StockChart(props: StockChartProps) {
         });
         workRef.current = work;
         volumeSeenRef.current = null;
+        drawnRef.current = null;
         return;
       } catch {
         // Fall back to replacing the data.
@@ -186,6 +191,7 @@ export default function StockChart(props: StockChartProps) {
     const work = next;
     workRef.current = work;
     volumeSeenRef.current = null;
+    drawnRef.current = null;
     if (period === 'intraday') {
       (handles.price as ISeriesApi<'Area'>).setData(
         work.map((b) => ({ time: time(b), value: yen(b.close) })),
@@ -236,10 +242,20 @@ export default function StockChart(props: StockChartProps) {
     if (result.kind === 'none' || b === undefined) return;
     const time = b.time as Time;
     const { rise, fall } = colorsRef.current;
+    const tick: DrawnTick = {
+      time: b.time,
+      open: b.open,
+      high: b.high,
+      low: b.low,
+      close: b.close,
+      volume: b.volume,
+      ma: maLengths(period).map((n) => lastMovingAverage(work, n)),
+    };
+    const changed = tickChanges(drawnRef.current, tick);
     try {
-      if (period === 'intraday') {
+      if (changed.price && period === 'intraday') {
         (handles.price as ISeriesApi<'Area'>).update({ time, value: yen(b.close) });
-      } else {
+      } else if (changed.price) {
         (handles.price as ISeriesApi<'Candlestick'>).update({
           time,
           open: yen(b.open),
@@ -248,13 +264,17 @@ export default function StockChart(props: StockChartProps) {
           close: yen(b.close),
         });
       }
-      handles.volume.update({ time, value: b.volume, color: `${b.close >= b.open ? rise : fall}66` });
-      maLengths(period).forEach((n, i) => {
-        const v = lastMovingAverage(work, n);
-        handles.ma[i]?.update(v === undefined ? { time } : { time, value: yen(v) });
+      if (changed.volume) {
+        handles.volume.update({ time, value: b.volume, color: `${b.close >= b.open ? rise : fall}66` });
+      }
+      tick.ma.forEach((v, i) => {
+        if (changed.ma[i] === true)
+          handles.ma[i]?.update(v === undefined ? { time } : { time, value: yen(v) });
       });
+      drawnRef.current = tick;
     } catch {
       // A quote older than the drawn bars: the next fetch of bars puts things right.
+      drawnRef.current = null;
     }
   }, [quote, period, alwaysOpen]);
 

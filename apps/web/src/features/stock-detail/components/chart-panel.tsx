@@ -1,4 +1,4 @@
-import type { Locale, TBarPeriod, TQuote } from '@kabuto/contract';
+import type { Locale, TBar, TBarPeriod } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { DotLoading } from 'antd-mobile';
 import { lazy, Suspense, useState } from 'react';
@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { barsQuery } from '@/shared/market/market-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { isCalendarPeriod } from '../chart/chart-data';
+import { useStock } from '../live-stock';
+import { selectQuote } from '../stock-selectors';
 
 /** lightweight-charts stays out of the page's chunk: the chart component is imported on demand. */
 const StockChart = lazy(() => import('../chart/stock-chart'));
@@ -28,11 +30,11 @@ export const MORE_PERIODS: readonly { period: TBarPeriod; key: string }[] = [
   { period: '1mo', key: 'chart.c1mo' },
 ];
 
+/** The tabs and the chart area; renders again on a change of period or bars, not on quote ticks. */
 export function ChartPanel(props: {
   code: string;
   period: TBarPeriod;
   onPeriod: (period: TBarPeriod) => void;
-  quote: TQuote | null;
   priceDecimals: 0 | 1;
   alwaysOpen: boolean;
   locale: Locale;
@@ -96,11 +98,11 @@ export function ChartPanel(props: {
       <div id="chart-area" role="tabpanel" className="chart-area" aria-busy={isPending}>
         {data !== undefined && data.bars.length > 0 ? (
           <Suspense fallback={<ChartLoading />}>
-            <StockChart
+            <LiveStockChart
               key={`${period}-${props.priceDecimals}-${props.locale}`}
+              code={code}
               period={period}
               bars={data.bars}
-              quote={props.quote}
               priceDecimals={props.priceDecimals}
               alwaysOpen={props.alwaysOpen}
               locale={props.locale}
@@ -115,6 +117,21 @@ export function ChartPanel(props: {
       </div>
     </section>
   );
+}
+
+/** The chart follows every quote tick: only this part subscribes to the whole quote. */
+function LiveStockChart(props: {
+  code: string;
+  period: TBarPeriod;
+  bars: readonly TBar[];
+  priceDecimals: 0 | 1;
+  alwaysOpen: boolean;
+  locale: Locale;
+  label: string;
+}) {
+  const { code, ...rest } = props;
+  const quote = useStock(code, selectQuote).data ?? null;
+  return <StockChart {...rest} quote={quote} />;
 }
 
 function ChartLoading() {

@@ -1,4 +1,4 @@
-import type { TQuote, TStockDetail, TTradingRules } from '@kabuto/contract';
+import type { TQuote, TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { navigateTo } from '@/shared/navigation/nav';
@@ -8,9 +8,11 @@ import { FeeScheduleNote, OrderTicketForm } from '@/shared/trading/order-ticket/
 import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
 import { rulesQuery } from '@/shared/trading/trading-api';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
+import { useStock } from '../live-stock';
+import { selectQuote, type StockInfo } from '../stock-selectors';
 
 /** The order form below the chart: open a long (買い建て) or short (売り建て) position in lots of 100. */
-export function OrderPanel({ stock, quote }: { stock: TStockDetail; quote: TQuote }) {
+export function OrderPanel({ stock }: { stock: StockInfo }) {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const rules = useQuery(rulesQuery()).data;
@@ -23,13 +25,19 @@ export function OrderPanel({ stock, quote }: { stock: TStockDetail; quote: TQuot
       {token === null ? (
         <LoginPrompt message={t('trading.loginToTrade')} />
       ) : rules === undefined ? null : (
-        <OrderForm stock={stock} quote={quote} rules={rules} />
+        <OrderForm stock={stock} rules={rules} />
       )}
     </section>
   );
 }
 
-function OrderForm({ stock, quote, rules }: { stock: TStockDetail; quote: TQuote; rules: TTradingRules }) {
+/** The form follows every quote tick (its figures and the staleness check use the live price and time). */
+function OrderForm({ stock, rules }: { stock: StockInfo; rules: TTradingRules }) {
+  const quote = useStock(stock.code, selectQuote).data ?? null;
+  return quote === null ? null : <OrderTicket stock={stock} quote={quote} rules={rules} />;
+}
+
+function OrderTicket({ stock, quote, rules }: { stock: StockInfo; quote: TQuote; rules: TTradingRules }) {
   const { t } = useTranslation();
   const ticket = useOrderTicket({ stock, quote, rules });
   return (

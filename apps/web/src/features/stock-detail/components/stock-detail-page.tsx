@@ -1,5 +1,6 @@
-import { BAR_PERIODS, localeOf, type TBarPeriod, type TQuote, type TStockDetail } from '@kabuto/contract';
+import { BAR_PERIODS, localeOf, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDateTime } from '@/shared/format/format';
@@ -12,17 +13,26 @@ import {
   formatShares,
   formatSignedPrice,
   priceDecimalsOf,
+  type PriceDecimals,
 } from '@/shared/format/price';
-import { marketStatusQuery, stockQuery } from '@/shared/market/market-api';
+import { marketStatusQuery } from '@/shared/market/market-api';
 import { SimulatedBadge } from '@/shared/market/simulated-badge';
 import { StaleMarker } from '@/shared/market/stale-marker';
 import { useIsStale } from '@/shared/market/staleness';
-import { useViewer } from '@/shared/market/viewer';
 import { WatchStar } from '@/shared/market/watch-star';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useStock } from '../live-stock';
+import {
+  selectFigures,
+  selectHeaderPrice,
+  selectInfo,
+  selectQuoteMinute,
+  selectQuoteTime,
+  type StockInfo,
+} from '../stock-selectors';
 import { ChartPanel } from './chart-panel';
 import { OrderPanel } from './order-form';
 
@@ -31,120 +41,191 @@ function isPeriod(value: string | null): value is TBarPeriod {
   return value !== null && (BAR_PERIODS as readonly string[]).includes(value);
 }
 
+const selectAlwaysOpen = (status: TMarketStatus) => status.always_open;
+
+/**
+ * The page itself reads only the stock's fixed facts (name, decimals, tradable, whether it has a quote),
+ * so a quote tick does not render it again; each live part below subscribes to the figures it draws
+ * (see live-stock.ts).
+ */
 export function StockDetailPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const code = (params.get('code') ?? '').trim().toUpperCase();
   const rawPeriod = params.get('period');
   const period: TBarPeriod = isPeriod(rawPeriod) ? rawPeriod : 'intraday';
-  const viewer = useViewer();
-  const locale = localeOf(viewer.lang);
-  const { data, isPending, isError } = useQuery(stockQuery(viewer, code));
-  const status = useQuery(marketStatusQuery()).data;
-  useQuoteStream(data?.tradable === true ? [code] : []);
+  const locale = localeOf(useSession((s) => s.lang));
+  const { data: info, isPending, isError } = useStock(code, selectInfo);
+  const alwaysOpen = useQuery({ ...marketStatusQuery(), select: selectAlwaysOpen }).data === true;
+  useQuoteStream(info?.tradable === true ? [code] : []);
 
   if (code === '') return <EmptyState description={t('stock.notFound')} />;
   if (isPending) return <PageLoading />;
   if (isError) return <EmptyState description={t('stock.notFound')} />;
   return (
     <div className="stock-detail">
-      <StockHeader stock={data} />
-      {data.quote === null ? (
+      <StockHeader info={info} />
+      {!info.hasQuote ? (
         <p className="notice-card" role="note">
           {t('stock.notTradable')}
         </p>
       ) : (
         <>
-          <QuoteFigures stock={data} quote={data.quote} />
+          <QuoteFigures code={code} decimals={priceDecimalsOf(info.price_decimals)} />
           <ChartPanel
             code={code}
             period={period}
             onPeriod={(next) => {
               setParams({ code, period: next }, { replace: true });
             }}
-            quote={data.quote}
-            priceDecimals={priceDecimalsOf(data.price_decimals)}
-            alwaysOpen={status?.always_open === true}
+            priceDecimals={priceDecimalsOf(info.price_decimals)}
+            alwaysOpen={alwaysOpen}
             locale={locale}
           />
-          {data.tradable && <OrderPanel stock={data} quote={data.quote} />}
+          {info.tradable && <OrderPanel stock={info} />}
         </>
       )}
     </div>
   );
 }
 
-function StockHeader({ stock }: { stock: TStockDetail }) {
-  const { t } = useTranslation();
+function StockHeader({ info }: { info: StockInfo }) {
   const locale = localeOf(useSession((s) => s.lang));
-  const quote = stock.quote;
-  const stale = useIsStale(quote?.time);
-  const decimals = priceDecimalsOf(stock.price_decimals);
-  const cls = quote === null ? '' : changeClass(quote.change);
+  const decimals = priceDecimalsOf(info.price_decimals);
   return (
-    <header className={`stock-header${stale ? ' quote--stale' : ''}`}>
+    <header className="stock-header">
       <div className="stock-header__top">
         <div>
-          <h2 className="stock-header__name">{stock.name}</h2>
+          <h2 className="stock-header__name">{info.name}</h2>
           <p className="stock-header__meta">
-            <span data-testid="stock-code">{stock.code}</span>
-            <span>{stock.market}</span>
-            {stock.name_ja !== stock.name && <span lang="ja">{stock.name_ja}</span>}
+            <span data-testid="stock-code">{info.code}</span>
+            <span>{info.market}</span>
+            {info.name_ja !== info.name && <span lang="ja">{info.name_ja}</span>}
           </p>
         </div>
-        <WatchStar code={stock.code} name={stock.name} watched={stock.watched} />
+        <WatchStar code={info.code} name={info.name} watched={info.watched} />
       </div>
-      {quote !== null && (
-        <div className="stock-header__quote">
-          <p className={`stock-header__price ${cls}`}>
-            <span className="visually-hidden">{t('stock.lastPrice')} </span>
-            <span data-testid="last-price">{formatPrice(quote.last, decimals, locale)}</span>
-          </p>
-          <p className={`stock-header__change ${cls}`}>
-            <span className="visually-hidden">{t('stock.change')} </span>
-            <span data-testid="price-change">{formatSignedPrice(quote.change, decimals, locale)}</span>{' '}
-            <span data-testid="price-change-pct">{formatChangeBp(quote.change_bp, locale)}</span>
-          </p>
-          {stale && <StaleMarker />}
-          <p className="stock-header__time">
-            {t('stock.quoteTime', { time: formatDateTime(quote.time, locale) })}
-          </p>
-        </div>
+      {info.hasQuote && (
+        <StaleScope code={info.code} after={<QuoteTime code={info.code} locale={locale} />}>
+          <HeaderQuotePrice code={info.code} decimals={decimals} locale={locale} />
+        </StaleScope>
       )}
       <SimulatedBadge />
     </header>
   );
 }
 
-function QuoteFigures({ stock, quote }: { stock: TStockDetail; quote: TQuote }) {
+/**
+ * The quote area, greyed while the quote is stale. It follows every tick (the check needs the quote's
+ * time), but its children are elements made by the header, so they do not render again with it.
+ */
+function StaleScope({ code, children, after }: { code: string; children: ReactNode; after: ReactNode }) {
+  const time = useStock(code, selectQuoteTime).data ?? null;
+  const stale = useIsStale(time);
+  return (
+    <div className={`stock-header__quote${stale ? ' quote--stale' : ''}`}>
+      {children}
+      {stale && <StaleMarker />}
+      {after}
+    </div>
+  );
+}
+
+/** Price, change and percentage: renders again only when the price moves. */
+function HeaderQuotePrice({
+  code,
+  decimals,
+  locale,
+}: {
+  code: string;
+  decimals: PriceDecimals;
+  locale: Locale;
+}) {
+  const { t } = useTranslation();
+  const price = useStock(code, selectHeaderPrice).data ?? null;
+  if (price === null) return null;
+  const cls = changeClass(price.change);
+  return (
+    <>
+      <p className={`stock-header__price ${cls}`}>
+        <span className="visually-hidden">{t('stock.lastPrice')} </span>
+        <span data-testid="last-price">{formatPrice(price.last, decimals, locale)}</span>
+      </p>
+      <p className={`stock-header__change ${cls}`}>
+        <span className="visually-hidden">{t('stock.change')} </span>
+        <span data-testid="price-change">{formatSignedPrice(price.change, decimals, locale)}</span>{' '}
+        <span data-testid="price-change-pct">{formatChangeBp(price.change_bp, locale)}</span>
+      </p>
+    </>
+  );
+}
+
+/** The quote's time, shown to the minute: renders again once a minute. */
+function QuoteTime({ code, locale }: { code: string; locale: Locale }) {
+  const { t } = useTranslation();
+  const minute = useStock(code, selectQuoteMinute).data ?? null;
+  if (minute === null) return null;
+  return (
+    <p className="stock-header__time">
+      {t('stock.quoteTime', { time: formatDateTime(new Date(minute), locale) })}
+    </p>
+  );
+}
+
+const FIGURE_KEYS = [
+  'stock.open',
+  'stock.prevClose',
+  'stock.high',
+  'stock.low',
+  'stock.volume',
+  'stock.turnover',
+  'stock.bid',
+  'stock.ask',
+  'stock.limitUp',
+  'stock.limitDown',
+] as const;
+
+/**
+ * The figures under the header: render again when one of them changes (the volume does on most ticks).
+ * Their labels are translated once per language, not on every tick.
+ */
+function QuoteFigures({ code, decimals }: { code: string; decimals: PriceDecimals }) {
   const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
-  const decimals = priceDecimalsOf(stock.price_decimals);
+  const labels = useMemo(
+    () => ({ section: t('stock.figures'), rows: FIGURE_KEYS.map((key) => t(key)) }),
+    [t],
+  );
+  const quote = useStock(code, selectFigures).data ?? null;
+  if (quote === null) return null;
   const p = (v: number) => (v > 0 ? formatPlainPrice(v, decimals, locale) : '—');
   const versus = (v: number) => (v > 0 ? changeClass(v - quote.prev_close) : '');
-  const rows: [string, string, string?][] = [
-    ['stock.open', p(quote.open), versus(quote.open)],
-    ['stock.prevClose', p(quote.prev_close)],
-    ['stock.high', p(quote.high), versus(quote.high)],
-    ['stock.low', p(quote.low), versus(quote.low)],
-    ['stock.volume', formatShares(quote.volume, locale)],
-    ['stock.turnover', `¥${formatCompact(Math.trunc(quote.turnover / 100), locale)}`],
-    ['stock.bid', p(quote.bid)],
-    ['stock.ask', p(quote.ask)],
-    ['stock.limitUp', p(quote.limit_up), 'price-rise'],
-    ['stock.limitDown', p(quote.limit_down), 'price-fall'],
+  const values: [string, string?][] = [
+    [p(quote.open), versus(quote.open)],
+    [p(quote.prev_close)],
+    [p(quote.high), versus(quote.high)],
+    [p(quote.low), versus(quote.low)],
+    [formatShares(quote.volume, locale)],
+    [`¥${formatCompact(Math.trunc(quote.turnover / 100), locale)}`],
+    [p(quote.bid)],
+    [p(quote.ask)],
+    [p(quote.limit_up), 'price-rise'],
+    [p(quote.limit_down), 'price-fall'],
   ];
   return (
-    <section className="quote-figures" aria-label={t('stock.figures')}>
+    <section className="quote-figures" aria-label={labels.section}>
       <dl className="quote-figures__grid">
-        {rows.map(([key, value, cls]) => (
-          <div key={key} className="quote-figures__item">
-            <dt>{t(key)}</dt>
-            <dd className={cls ?? ''} data-testid={`figure-${key.slice(6)}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
+        {FIGURE_KEYS.map((key, i) => {
+          const [value, cls] = values[i] ?? [''];
+          return (
+            <div key={key} className="quote-figures__item">
+              <dt>{labels.rows[i]}</dt>
+              <dd className={cls ?? ''} data-testid={`figure-${key.slice(6)}`}>
+                {value}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
     </section>
   );
