@@ -90,6 +90,8 @@ test('market tab, search, stock detail with every chart period, watchlist and li
   await expect(page).toHaveURL(/#\/subPackages\/index\/gupiaoDetail\/gupiaoDetail\?code=6758/);
   await expect(page.getByTestId('last-price')).toHaveText(/¥\s?[\d,]+/);
   await expect(page.getByTestId('simulated-badge').first()).toBeVisible();
+  // Sony is a Nikkei 225 member: its simulated prices walk from its real close (ADR 0012).
+  await expect(page.getByTestId('price-basis')).toHaveText(/real closing price/);
   expect((await intraday).status()).toBe(200);
   await expectChart(page, 'intraday');
 

@@ -138,6 +138,10 @@ export const en = {
     hint: 'Type a code (7203) or a name (トヨタ, Toyota).',
   },
   stock: {
+    priceBasisCalibrated:
+      "Simulated from this stock's real closing price and statistics as of 6 February 2026.",
+    priceBasisDerived:
+      "Simulated with its sector's volatility and the turnover of stocks of its size; the price level is arbitrary and says nothing about this company.",
     lastPrice: 'Current price',
     change: 'Change',
     open: 'Open',

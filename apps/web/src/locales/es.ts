@@ -136,6 +136,10 @@ export const es = {
     hint: 'Escribe un código (7203) o un nombre (トヨタ, Toyota).',
   },
   stock: {
+    priceBasisCalibrated:
+      'Precios simulados a partir del cierre real y las estadísticas de este valor a 6 de febrero de 2026.',
+    priceBasisDerived:
+      'Precios simulados con la volatilidad de su sector y el volumen negociado de valores de su tamaño; el nivel de precio es arbitrario y no dice nada de esta empresa.',
     lastPrice: 'Precio actual',
     change: 'Variación',
     open: 'Apertura',

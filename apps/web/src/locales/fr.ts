@@ -137,6 +137,10 @@ export const fr = {
     hint: 'Saisissez un code (7203) ou un nom (トヨタ, Toyota).',
   },
   stock: {
+    priceBasisCalibrated:
+      'Cours simulés à partir de la clôture réelle et des statistiques de ce titre au 6 février 2026.',
+    priceBasisDerived:
+      'Cours simulés avec la volatilité de son secteur et les volumes échangés des titres de sa taille ; le niveau de prix est arbitraire et ne dit rien de cette société.',
     lastPrice: 'Dernier cours',
     change: 'Variation',
     open: 'Ouverture',

@@ -134,6 +134,9 @@ export const zhHans = {
     hint: '请输入股票代码（7203）或名称（トヨタ、Toyota）。',
   },
   stock: {
+    priceBasisCalibrated: '模拟价格，依据该股票截至2026年2月6日的真实收盘价和统计数据生成。',
+    priceBasisDerived:
+      '模拟价格，采用所属行业的波动率和同等规模股票的成交额生成；价格水平为任意设定，与该公司的实际股价无关。',
     lastPrice: '现价',
     change: '涨跌额',
     open: '开盘价',

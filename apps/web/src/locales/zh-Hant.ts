@@ -134,6 +134,9 @@ export const zhHant = {
     hint: '請輸入股票代號（7203）或名稱（トヨタ、Toyota）。',
   },
   stock: {
+    priceBasisCalibrated: '模擬價格，依據該股票截至2026年2月6日的真實收盤價與統計資料產生。',
+    priceBasisDerived:
+      '模擬價格，採用所屬產業的波動率與同等規模股票的成交金額產生；價格水準為任意設定，與該公司的實際股價無關。',
     lastPrice: '現價',
     change: '漲跌',
     open: '開盤價',

@@ -46,6 +46,7 @@ const stock = (q: TQuote | null): TStockDetail => ({
   tradable: true,
   price_decimals: 1,
   watched: false,
+  price_basis: 'calibrated',
   quote: q,
 });
 

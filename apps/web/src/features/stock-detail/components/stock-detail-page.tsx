@@ -90,6 +90,7 @@ export function StockDetailPage() {
 }
 
 function StockHeader({ info }: { info: StockInfo }) {
+  const { t } = useTranslation();
   const locale = localeOf(useSession((s) => s.lang));
   const decimals = priceDecimalsOf(info.price_decimals);
   return (
@@ -111,6 +112,11 @@ function StockHeader({ info }: { info: StockInfo }) {
         </StaleScope>
       )}
       <SimulatedBadge />
+      {info.price_basis !== null && (
+        <p className="stock-header__basis" data-testid="price-basis">
+          {t(info.price_basis === 'calibrated' ? 'stock.priceBasisCalibrated' : 'stock.priceBasisDerived')}
+        </p>
+      )}
     </header>
   );
 }
