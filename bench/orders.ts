@@ -17,7 +17,8 @@
  * loads bench/server-probe.mjs, which reports its event loop delay, GC pauses and its own time per POST over
  * the measured stretch; PG_PROBE=1 also loads bench/pg-probe.mjs: each statement's time and the waits for a
  * pool connection, and samples pg_stat_activity every 20 ms to show what the backends were doing when orders
- * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json.
+ * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json;
+ * with PROFILE=1, KEEP_PROFILE=path keeps the server's .cpuprofile there.
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

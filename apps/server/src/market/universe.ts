@@ -1,4 +1,4 @@
-import { roundToTick } from '@kabuto/contract';
+import { roundToTick, type TPriceBasis } from '@kabuto/contract';
 import type { IsoDate } from './calendar.js';
 import { reachablePreviousClose, SESSIONS_PER_YEAR } from './daily-series.js';
 import type { Instrument, ReferenceData } from './instruments.js';
@@ -25,8 +25,8 @@ export function universeCodes(universe: MarketUniverse, data: ReferenceData): st
   return data.instruments.filter(inUniverse).map((i) => i.code);
 }
 
-/** Where a stock's simulation parameters come from. */
-export type ParameterBasis = 'calibrated' | 'derived';
+/** Where a stock's simulation parameters come from: the contract's price_basis (ADR 0012). */
+export type ParameterBasis = TPriceBasis;
 
 /** What the simulator needs to walk one stock (prices in sen). */
 export interface StockParameters {

@@ -117,7 +117,7 @@ export const marketRoutes: FastifyPluginAsyncZod = async (app) => {
         ...instrumentView(instrument, request.locale, quote),
         quote: quote ? quoteView(quote) : null,
         watched: watched.has(instrument.code),
-        price_basis: (market.simulated ? market.priceBasis(instrument.code) : undefined) ?? null,
+        price_basis: market.priceBasis(instrument.code) ?? null,
       });
     },
   );
