@@ -19,11 +19,13 @@
  * pool connection, and samples pg_stat_activity every 20 ms to show what the backends were doing when orders
  * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json;
  * with PROFILE=1, KEEP_PROFILE=path keeps the server's .cpuprofile there.
+ * SERVER_STDOUT=path keeps each server's standard output in path.<port> (with SERVER_NODE_FLAGS=--trace-gc-nvp,
+ * the garbage collector's own account of every collection).
  * The load generator runs in this process, the server in a child process; both share the machine's cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +50,8 @@ const PG_PROBE = process.env['PG_PROBE'] === '1';
 const PROCESSES = Number(process.env['PROCESSES'] ?? 1);
 const BENCH_REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+/** SERVER_STDOUT=path keeps each server's standard output (e.g. of --trace-gc) in path.<port>. */
+const SERVER_STDOUT = process.env['SERVER_STDOUT'];
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const probeModule = new URL('./server-probe.mjs', import.meta.url).href;
@@ -120,7 +124,7 @@ async function startServer(port: number, databaseUrl: string, redisUrl = ''): Pr
       PROBE_FILE: join(dataDir, 'probe.json'),
       PG_PROBE_FILE: join(dataDir, 'pg-probe.txt'),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', SERVER_STDOUT ? openSync(`${SERVER_STDOUT}.${port}`, 'w') : 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
