@@ -30,7 +30,7 @@ import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
-import { resolveSession } from './modules/auth/sessions.js';
+import { SessionCache, resolveSession, type Revocation } from './modules/auth/sessions.js';
 import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
 import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
@@ -60,6 +60,10 @@ export interface AppContext {
   clock: Clock;
   sms: SmsSender;
   sessionPolicy: SessionPolicy;
+  /** live sessions recently read from the database (ADR 0014) */
+  sessionCache: SessionCache;
+  /** Call once a revocation has committed: every process drops what it cached of those sessions. */
+  revokedSessions: (revocation: Revocation) => Promise<void>;
   /** operator sessions of the console */
   consoleSessionPolicy: SessionPolicy;
   lockMinutes: number;
@@ -95,6 +99,22 @@ export interface BuildOptions {
   produceTicks?: boolean;
   /** Drop a WebSocket client whose unsent data passes this many bytes (default MAX_BUFFERED_BYTES). */
   maxBufferedBytes?: number;
+}
+
+/** Where processes announce revoked sessions to each other (ADR 0014). */
+const SESSIONS_CHANNEL = 'sessions.revoked';
+
+function parseRevocation(message: string): Revocation | null {
+  try {
+    const value = JSON.parse(message) as Record<string, unknown>;
+    if (Number.isInteger(value['sessionId'])) return { sessionId: value['sessionId'] as number };
+    if (Number.isInteger(value['userId']) && Number.isInteger(value['exceptSessionId'])) {
+      return { userId: value['userId'] as number, exceptSessionId: value['exceptSessionId'] as number };
+    }
+  } catch {
+    // not JSON: not ours
+  }
+  return null;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -166,6 +186,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const leader = redis
     ? new RedisLeader(redis.client, nodeId, `${config.REDIS_PREFIX}market-leader`)
     : new SoleLeader();
+  const sessionCache = new SessionCache(config.SESSION_CACHE_SECONDS * 1000);
+  const revokedSessions = async (revocation: Revocation) => {
+    sessionCache.forget(revocation);
+    try {
+      await pubsub.publish(SESSIONS_CHANNEL, JSON.stringify(revocation));
+    } catch (error) {
+      // The revocation is in the database; other processes see it when their cached copy expires.
+      app.log.warn({ err: error }, 'could not announce a session revocation');
+    }
+  };
   const realtime = new RealtimeHub({
     market,
     pubsub,
@@ -174,8 +204,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     nodeId,
     maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
     authenticate: async (token) =>
-      (await resolveSession(options.database.db, options.clock, app.ctx.sessionPolicy, token))?.userId ??
-      null,
+      (await resolveSession(options.database.db, options.clock, app.ctx.sessionPolicy, token, sessionCache))
+        ?.userId ?? null,
   });
 
   app.decorate('ctx', {
@@ -188,6 +218,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       idleMs: config.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
     },
+    sessionCache,
+    revokedSessions,
     consoleSessionPolicy: {
       idleMs: config.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: config.CONSOLE_SESSION_ABSOLUTE_HOURS * 3_600_000,
@@ -204,10 +236,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   } satisfies AppContext);
   realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 
+  let stopHearingRevocations: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
+    stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
+      const revocation = parseRevocation(message);
+      if (revocation) sessionCache.forget(revocation);
+    });
     await realtime.start({ produce: options.produceTicks ?? true });
   });
   app.addHook('onClose', async () => {
+    await stopHearingRevocations?.();
     await realtime.stop();
     await pubsub.close();
   });

@@ -46,6 +46,11 @@ export const ZConfig = z.object({
     .min(1)
     .max(24 * 30)
     .default(12),
+  /**
+   * How long a process may rely on a session it read from the database (ADR 0014); revocations reach every
+   * process at once regardless. 0 reads the database on every request.
+   */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   LOGIN_LOCK_MINUTES: z.coerce
     .number()
     .int()

@@ -17,8 +17,8 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
   const header = request.headers.token;
   const token = Array.isArray(header) ? header[0] : header;
   if (!token) throw new AppError('UNAUTHENTICATED');
-  const { db, clock, sessionPolicy } = request.server.ctx;
-  const session = await resolveSession(db, clock, sessionPolicy, token);
+  const { db, clock, sessionPolicy, sessionCache } = request.server.ctx;
+  const session = await resolveSession(db, clock, sessionPolicy, token, sessionCache);
   if (!session) throw new AppError('UNAUTHENTICATED');
   request.session = session;
 }
@@ -37,6 +37,6 @@ export async function optionalUser(request: FastifyRequest, _reply: FastifyReply
   const header = request.headers.token;
   const token = Array.isArray(header) ? header[0] : header;
   if (!token) return;
-  const { db, clock, sessionPolicy } = request.server.ctx;
-  request.session = await resolveSession(db, clock, sessionPolicy, token);
+  const { db, clock, sessionPolicy, sessionCache } = request.server.ctx;
+  request.session = await resolveSession(db, clock, sessionPolicy, token, sessionCache);
 }

@@ -112,7 +112,7 @@ describe.skipIf(!redisUrl)('two server processes sharing Redis', () => {
     b.child.kill('SIGTERM');
   }, 240_000);
 
-  it('a user event published on one node reaches the user’s socket on another', async () => {
+  it('a user event published on one node reaches the user’s socket on another; a logout reaches it too', async () => {
     const prefix = `kabuto-test-${randomBytes(4).toString('hex')}:`;
     const env = { REDIS_URL: redisUrl ?? '', REDIS_PREFIX: prefix };
     const one = await createTestApp(env);
@@ -137,6 +137,19 @@ describe.skipIf(!redisUrl)('two server processes sharing Redis', () => {
       await one.app.ctx.realtime.publishUserEvent(user.userId, { kind: 'test.cross', at: '', data: {} });
       expect((await ws.next(isType('event')))['event']).toMatchObject({ kind: 'test.cross' });
       ws.close();
+
+      // A logout on one node ends the session on the other at once, though the other had it cached.
+      const me = () => two.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
+      expect((await me()).statusCode).toBe(200);
+      expect(two.ctx.sessionCache.size).toBeGreaterThan(0);
+      const logout = await one.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { token: user.token },
+      });
+      expect(logout.statusCode).toBe(200);
+      await until(async () => (await me()).statusCode === 401, 5_000, 'the other node to drop the session');
+      expect(two.ctx.sessionCache.size).toBe(0);
       await two.close();
     } finally {
       await one.close();

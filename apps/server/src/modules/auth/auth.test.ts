@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMS_CODE_MAX_ATTEMPTS } from '@kabuto/contract';
+import { sessions } from '../../db/schema.js';
 import {
   CAMPAIGN,
   body,
@@ -257,11 +259,63 @@ describe('login and sessions', () => {
     });
   });
 
-  it('revokes the session on logout', async () => {
+  it('revokes the session on logout, at once even though the session was cached', async () => {
     const user = await registerAndLogin(t);
+    const me = () => t.app.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
+    expect((await me()).statusCode).toBe(200);
+    expect(t.app.ctx.sessionCache.size).toBeGreaterThan(0);
     expect(body(await post('/api/auth/logout', {}, { token: user.token })).code).toBe(1);
-    const res = await t.app.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
-    expect(res.statusCode).toBe(401);
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('relies on a session it read for at most SESSION_CACHE_SECONDS when nobody announces its revocation', async () => {
+    const user = await registerAndLogin(t);
+    const me = () => t.app.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
+    expect((await me()).statusCode).toBe(200);
+    // Revoked behind this process's back: by hand, or by a process whose announcement never arrived.
+    await t.database.db
+      .update(sessions)
+      .set({ revokedAt: t.clock.now() })
+      .where(eq(sessions.userId, user.userId));
+    t.clock.advance(t.config.SESSION_CACHE_SECONDS * 1000 - 1);
+    expect((await me()).statusCode).toBe(200);
+    t.clock.advance(1);
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('drops a cached session at once when another process announces its revocation', async () => {
+    const user = await registerAndLogin(t);
+    const me = () => t.app.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
+    expect((await me()).statusCode).toBe(200);
+    const [row] = await t.database.db
+      .update(sessions)
+      .set({ revokedAt: t.clock.now() })
+      .where(eq(sessions.userId, user.userId))
+      .returning({ id: sessions.id });
+    // What is not an announcement is ignored.
+    await t.app.ctx.pubsub.publish('sessions.revoked', 'not json');
+    await t.app.ctx.pubsub.publish('sessions.revoked', JSON.stringify({ sessionId: 'x' }));
+    expect((await me()).statusCode).toBe(200);
+    await t.app.ctx.pubsub.publish('sessions.revoked', JSON.stringify({ sessionId: row?.id }));
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('reads the database on every request with SESSION_CACHE_SECONDS=0', async () => {
+    const uncached = await createTestApp({ SESSION_CACHE_SECONDS: '0' });
+    try {
+      await ensureCampaignCode(uncached);
+      const user = await registerAndLogin(uncached);
+      const me = () => uncached.app.inject({ url: '/api/index/getUserInfo', headers: { token: user.token } });
+      expect((await me()).statusCode).toBe(200);
+      expect(uncached.app.ctx.sessionCache.size).toBe(0);
+      await uncached.database.db
+        .update(sessions)
+        .set({ revokedAt: uncached.clock.now() })
+        .where(eq(sessions.userId, user.userId));
+      expect((await me()).statusCode).toBe(401);
+    } finally {
+      await uncached.close();
+    }
   });
 });
 
@@ -271,6 +325,9 @@ describe('passwords', () => {
     const second = body<{ token: string }>(
       await post('/api/auth/login', { account: user.phone, password: user.password, agree: true }),
     ).data.token;
+    const me = (token: string) => t.app.inject({ url: '/api/index/getUserInfo', headers: { token } });
+    // Both sessions cached: the change must end the other one here at once all the same.
+    expect((await me(second)).statusCode).toBe(200);
     const wrong = await post(
       '/api/user/changePassword?lang=en',
       { old_password: 'nope123', new_password: 'newpw1', confirm_password: 'newpw1' },
@@ -289,7 +346,6 @@ describe('passwords', () => {
       { token: user.token },
     );
     expect(body(res).data).toEqual({ revoked_sessions: 1 });
-    const me = (token: string) => t.app.inject({ url: '/api/index/getUserInfo', headers: { token } });
     expect((await me(user.token)).statusCode).toBe(200);
     expect((await me(second)).statusCode).toBe(401);
     const relogin = await post('/api/auth/login', { account: user.phone, password: 'newpw1', agree: true });

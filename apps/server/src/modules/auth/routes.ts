@@ -74,7 +74,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/logout',
     { onRequest: requireUser, schema: { tags: ['auth'], response: { 200: envelope(ZEmpty) } } },
     async (request) => {
-      await revokeSession(app.ctx.db, app.ctx.clock, sessionOf(request).sessionId);
+      const { sessionId } = sessionOf(request);
+      await revokeSession(app.ctx.db, app.ctx.clock, sessionId);
+      await app.ctx.revokedSessions({ sessionId });
       return ok(request, {});
     },
   );

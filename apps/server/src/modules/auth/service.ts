@@ -16,13 +16,15 @@ import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js'
 import type { SmsSender } from '../../lib/sms.js';
 import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
 import { fundDemoCash, openUserAccounts } from '../ledger/ledger.js';
-import { createSession, revokeOtherSessions, type SessionPolicy } from './sessions.js';
+import { createSession, revokeOtherSessions, type Revocation, type SessionPolicy } from './sessions.js';
 
 export interface AuthDeps {
   db: Db;
   clock: Clock;
   sms: SmsSender;
   sessionPolicy: SessionPolicy;
+  /** Called once sessions revoked here have committed (AppContext.revokedSessions). */
+  revokedSessions: (revocation: Revocation) => Promise<void>;
   lockMinutes: number;
   /** Demo cash given to each new account in demo mode, in yen; 0 gives none. */
   demoCashYen: number;
@@ -237,14 +239,15 @@ export async function changePassword(
   if (!(await verifyPassword(user.passwordHash, oldPassword))) throw new AppError('PASSWORD_WRONG');
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
   const passwordHash = await hashPassword(newPassword);
-  return deps.db.transaction(async (tx) => {
+  const revoked = await deps.db.transaction(async (tx) => {
     await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: deps.clock.now() })
       .where(eq(users.id, user.id));
-    const revoked = await revokeOtherSessions(tx, deps.clock, user.id, session.sessionId);
-    return { revoked_sessions: revoked };
+    return revokeOtherSessions(tx, deps.clock, user.id, session.sessionId);
   });
+  await deps.revokedSessions({ userId: user.id, exceptSessionId: session.sessionId });
+  return { revoked_sessions: revoked };
 }
 
 export async function setTxnPassword(

@@ -40,7 +40,7 @@ export interface ActiveSession {
   userId: number;
 }
 
-/** The session of a token's hash: every authenticated request runs it (src/db/statement.ts). */
+/** The session of a token's hash: every authenticated request that misses the cache runs it (src/db/statement.ts). */
 const sessionStatement = statement<
   { tokenHash: string },
   { id: number; userId: number; expiresAt: Date; lastSeenAt: Date; revokedAt: Date | null }
@@ -50,28 +50,119 @@ const sessionStatement = statement<
     revoked_at as "revokedAt" from sessions where token_hash = ${p('tokenHash')}::text limit 1`,
 );
 
+/** Which sessions a revocation ends: one, or all of a user's but the one kept. */
+export type Revocation = { sessionId: number } | { userId: number; exceptSessionId: number };
+
+interface CachedSession extends ActiveSession {
+  expiresAt: number;
+  lastSeenAt: number;
+  /** when (app clock, ms) the row was read */
+  readAt: number;
+}
+
+/**
+ * Live sessions this process read from the database in the last `ttlMs`, so that a client's requests do
+ * not each cost a round trip to the database (ADR 0014). What may be cached is only "this token named this
+ * live session when it was read": expiry is checked on every request as without the cache, and a revocation
+ * takes effect at once, because revokeSession/revokeOtherSessions callers `forget` after their change
+ * commits, here and, through the pub/sub channel, in every other process. `ttlMs` bounds how long a
+ * revocation that reached a process by no message at all (a write by hand, a lost Redis message) can go
+ * unseen there. ttlMs 0 turns the cache off.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession>();
+  /** Counts revocations: a read that started before one may be stale, and is not cached. */
+  private revocations = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached session of a token hash, if it was read within the TTL and is still within its lifetimes. */
+  lookup(tokenHash: string, now: number, policy: SessionPolicy): ActiveSession | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (
+      now - entry.readAt >= this.ttlMs ||
+      now < entry.readAt ||
+      now >= entry.expiresAt ||
+      now >= entry.lastSeenAt + policy.idleMs ||
+      now - entry.lastSeenAt >= TOUCH_INTERVAL_MS
+    ) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** A ticket for a read about to start: `store` accepts its result only if no revocation came between. */
+  ticket(): number {
+    return this.revocations;
+  }
+
+  store(tokenHash: string, session: CachedSession, ticket: number): void {
+    if (this.ttlMs <= 0 || ticket !== this.revocations) return;
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(tokenHash, session);
+  }
+
+  /** Drops the cached sessions a revocation ended (and any read in flight: see `ticket`). */
+  forget(revocation: Revocation): void {
+    this.revocations += 1;
+    for (const [hash, entry] of this.entries) {
+      const ended =
+        'sessionId' in revocation
+          ? entry.sessionId === revocation.sessionId
+          : entry.userId === revocation.userId && entry.sessionId !== revocation.exceptSessionId;
+      if (ended) this.entries.delete(hash);
+    }
+  }
+}
+
 /** The session a token names, if it is neither revoked nor past its idle or absolute expiry. */
 export async function resolveSession(
   db: Executor,
   clock: Clock,
   policy: SessionPolicy,
   token: string,
+  cache?: SessionCache,
 ): Promise<ActiveSession | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const [row] = await run(db, sessionStatement, { tokenHash: sha256Hex(token) });
-  if (!row || row.revokedAt) return null;
+  const tokenHash = sha256Hex(token);
   const now = clock.now().getTime();
+  const cached = cache?.lookup(tokenHash, now, policy);
+  if (cached) return { sessionId: cached.sessionId, userId: cached.userId };
+  const ticket = cache?.ticket() ?? 0;
+  const [row] = await run(db, sessionStatement, { tokenHash });
+  if (!row || row.revokedAt) return null;
   if (now >= row.expiresAt.getTime()) return null;
   if (now >= row.lastSeenAt.getTime() + policy.idleMs) return null;
-  if (now - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+  let lastSeenAt = row.lastSeenAt.getTime();
+  if (now - lastSeenAt >= TOUCH_INTERVAL_MS) {
     await db
       .update(sessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.id));
+    lastSeenAt = now;
   }
-  return { sessionId: row.id, userId: row.userId };
+  const session = { sessionId: row.id, userId: row.userId };
+  cache?.store(
+    tokenHash,
+    { ...session, expiresAt: row.expiresAt.getTime(), lastSeenAt, readAt: now },
+    ticket,
+  );
+  return session;
 }
 
+/** Revokes one session. The caller then has SessionCache.forget it (see AppContext.revokedSessions). */
 export async function revokeSession(db: Executor, clock: Clock, sessionId: number): Promise<void> {
   await db
     .update(sessions)
@@ -79,7 +170,10 @@ export async function revokeSession(db: Executor, clock: Clock, sessionId: numbe
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Revokes every live session of a user except the one given; answers how many were revoked. */
+/**
+ * Revokes every live session of a user except the one given; answers how many were revoked. The caller
+ * has SessionCache.forget them once its transaction has committed.
+ */
 export async function revokeOtherSessions(
   db: Executor,
   clock: Clock,
