@@ -189,6 +189,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const sessionCache = new SessionCache(config.SESSION_CACHE_SECONDS * 1000);
   const revokedSessions = async (revocation: Revocation) => {
     sessionCache.forget(revocation);
+    realtime.endSessions(revocation);
     try {
       await pubsub.publish(SESSIONS_CHANNEL, JSON.stringify(revocation));
     } catch (error) {
@@ -203,9 +204,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
     nodeId,
     maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
-    authenticate: async (token) =>
-      (await resolveSession(options.database.db, options.clock, app.ctx.sessionPolicy, token, sessionCache))
-        ?.userId ?? null,
+    authenticate: (token) =>
+      resolveSession(options.database.db, options.clock, app.ctx.sessionPolicy, token, sessionCache),
   });
 
   app.decorate('ctx', {
@@ -240,7 +240,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onReady', async () => {
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
-      if (revocation) sessionCache.forget(revocation);
+      if (!revocation) return;
+      sessionCache.forget(revocation);
+      realtime.endSessions(revocation);
     });
     await realtime.start({ produce: options.produceTicks ?? true });
   });

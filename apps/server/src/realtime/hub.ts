@@ -36,6 +36,8 @@ export interface HubSocket {
 interface Client {
   socket: HubSocket;
   userId: number | null;
+  /** the session the socket authenticated with (so that its revocation can end the socket's user stream) */
+  sessionId: number | null;
   locale: Locale;
   symbols: Set<string>;
   alive: boolean;
@@ -77,7 +79,7 @@ export class RealtimeHub {
       log: FastifyBaseLogger;
       nodeId: string;
       maxBufferedBytes: number;
-      authenticate: (token: string) => Promise<number | null>;
+      authenticate: (token: string) => Promise<{ sessionId: number; userId: number } | null>;
     },
   ) {}
 
@@ -213,7 +215,7 @@ export class RealtimeHub {
   }
 
   attach(socket: HubSocket, locale: Locale): void {
-    const client: Client = { socket, userId: null, locale, symbols: new Set(), alive: true };
+    const client: Client = { socket, userId: null, sessionId: null, locale, symbols: new Set(), alive: true };
     this.clients.add(client);
     socket.on('pong', () => {
       client.alive = true;
@@ -233,6 +235,31 @@ export class RealtimeHub {
       this.detach(client);
     });
     this.reply(client, { type: 'ready', user_id: null });
+  }
+
+  /**
+   * Sockets authenticated with sessions that a revocation ended stop receiving their user's events and are
+   * told so (an error with code 401); their market subscriptions stay. Called in every process for every
+   * revocation (AppContext.revokedSessions).
+   */
+  endSessions(revocation: { sessionId: number } | { userId: number; exceptSessionId: number }): number {
+    const candidates =
+      'sessionId' in revocation ? this.clients : (this.byUser.get(revocation.userId) ?? new Set<Client>());
+    let ended = 0;
+    for (const client of [...candidates]) {
+      if (client.userId === null || client.sessionId === null) continue;
+      const hit =
+        'sessionId' in revocation
+          ? client.sessionId === revocation.sessionId
+          : client.userId === revocation.userId && client.sessionId !== revocation.exceptSessionId;
+      if (!hit) continue;
+      this.byUser.get(client.userId)?.delete(client);
+      client.userId = null;
+      client.sessionId = null;
+      this.fail(client, 'errors.UNAUTHENTICATED', 401);
+      ended += 1;
+    }
+    return ended;
   }
 
   private detach(client: Client): void {
@@ -261,13 +288,15 @@ export class RealtimeHub {
     const command = parsed.data;
     switch (command.op) {
       case 'auth': {
-        const userId = await this.deps.authenticate(command.token);
-        if (userId === null) {
+        const session = await this.deps.authenticate(command.token);
+        if (session === null) {
           this.fail(client, 'errors.UNAUTHENTICATED', 401);
           return;
         }
+        const { userId } = session;
         if (client.userId !== null) this.byUser.get(client.userId)?.delete(client);
         client.userId = userId;
+        client.sessionId = session.sessionId;
         const set = this.byUser.get(userId) ?? new Set();
         set.add(client);
         this.byUser.set(userId, set);

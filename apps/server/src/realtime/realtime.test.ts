@@ -84,6 +84,60 @@ describe('the user channel', () => {
     for (const s of [a, b, anonymous]) s.close();
   });
 
+  it('stops a socket’s user events when its session ends (ADR 0014), and only that session’s', async () => {
+    const user = await registerAndLogin(t);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { account: user.phone, password: user.password, agree: true },
+    });
+    const other = login.json<{ data: { token: string } }>().data.token;
+    const [first, second, third] = [
+      await TestSocket.open(url),
+      await TestSocket.open(url),
+      await TestSocket.open(url),
+    ];
+    first.send({ op: 'auth', token: user.token });
+    second.send({ op: 'auth', token: other });
+    third.send({ op: 'auth', token: other });
+    for (const ws of [first, second, third])
+      await ws.next(isType('ready', (m) => m['user_id'] === user.userId));
+    const event = async (n: number) => {
+      await t.app.ctx.realtime.publishUserEvent(user.userId, { kind: 'test.n', at: '', data: { n } });
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    const got = (ws: TestSocket, n: number) =>
+      ws.messages.some((m) => m['type'] === 'event' && (m['event'] as { data: { n: number } }).data.n === n);
+
+    // The password change from the first session ends the other session: its two sockets hear 401 and
+    // no more of the user's events; the first socket goes on.
+    const change = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/changePassword',
+      payload: { old_password: user.password, new_password: 'newpw9', confirm_password: 'newpw9' },
+      headers: { token: user.token },
+    });
+    expect(change.statusCode).toBe(200);
+    for (const ws of [second, third]) await ws.next(isType('error', (m) => m['code'] === 401));
+    await event(1);
+    expect([got(first, 1), got(second, 1), got(third, 1)]).toEqual([true, false, false]);
+    // The market stream of an ended socket goes on.
+    second.send({ op: 'ping' });
+    await second.next(isType('pong'));
+
+    // A logout ends the first session's socket too.
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { token: user.token },
+    });
+    expect(logout.statusCode).toBe(200);
+    await first.next(isType('error', (m) => m['code'] === 401));
+    await event(2);
+    expect(got(first, 2)).toBe(false);
+    for (const ws of [first, second, third]) ws.close();
+  });
+
   it('drops a client that does not read rather than buffering without bound', async () => {
     const user = await registerAndLogin(t);
     const slow = await TestSocket.open(url);
