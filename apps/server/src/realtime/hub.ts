@@ -69,6 +69,8 @@ export class RealtimeHub {
   private stopProducing: (() => void) | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private dropped = 0;
+  /** Counts endSessions calls: an `auth` whose lookup spans one looks again (it may predate the revocation). */
+  private revocations = 0;
   private readonly leaderJobs: { start(): void; stop(): void }[] = [];
 
   constructor(
@@ -245,6 +247,7 @@ export class RealtimeHub {
   endSessions(revocation: { sessionId: number } | { userId: number; exceptSessionId: number }): number {
     const candidates =
       'sessionId' in revocation ? this.clients : (this.byUser.get(revocation.userId) ?? new Set<Client>());
+    this.revocations += 1;
     let ended = 0;
     for (const client of [...candidates]) {
       if (client.userId === null || client.sessionId === null) continue;
@@ -288,7 +291,17 @@ export class RealtimeHub {
     const command = parsed.data;
     switch (command.op) {
       case 'auth': {
-        const session = await this.deps.authenticate(command.token);
+        // A lookup during which a revocation came may have read the session before it was revoked: look
+        // again (a few times at most; a session that cannot be read in peace is refused).
+        let session: Awaited<ReturnType<typeof this.deps.authenticate>> = null;
+        for (let tries = 0; tries < 3; tries++) {
+          const seen = this.revocations;
+          const found = await this.deps.authenticate(command.token);
+          if (seen === this.revocations) {
+            session = found;
+            break;
+          }
+        }
         if (session === null) {
           this.fail(client, 'errors.UNAUTHENTICATED', 401);
           return;

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FixedClock } from '../lib/clock.js';
+import { TEST_NOW } from '../test/harness.js';
+import { TestMarket } from '../test/test-market.js';
+import { RealtimeHub, type HubSocket } from './hub.js';
+import { SoleLeader } from './leader.js';
+import { LocalPubSub } from './pubsub.js';
+
+const silent = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+/** A socket that records what the hub sends and lets the test speak for the client. */
+class FakeSocket implements HubSocket {
+  readyState = 1;
+  bufferedAmount = 0;
+  readonly sent: Record<string, unknown>[] = [];
+  private readonly listeners = new Map<string, (...args: unknown[]) => void>();
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  ping(): void {}
+  terminate(): void {}
+  close(): void {}
+  on(event: string, listener: (...args: never[]) => void): unknown {
+    this.listeners.set(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+  say(command: unknown): void {
+    this.listeners.get('message')?.(Buffer.from(JSON.stringify(command)), false);
+  }
+}
+
+type Session = { sessionId: number; userId: number } | null;
+const hubs: RealtimeHub[] = [];
+afterEach(async () => {
+  for (const hub of hubs.splice(0)) await hub.stop();
+});
+
+async function hubWith(authenticate: (token: string) => Promise<Session>) {
+  const hub = new RealtimeHub({
+    market: new TestMarket(new FixedClock(TEST_NOW)),
+    pubsub: new LocalPubSub(),
+    leader: new SoleLeader(),
+    log: silent,
+    nodeId: 'test',
+    maxBufferedBytes: 1 << 20,
+    authenticate,
+  });
+  await hub.start({ produce: false });
+  hubs.push(hub);
+  return hub;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('a WebSocket auth and a revocation at the same moment', () => {
+  it('looks the session up again when a revocation came while the first lookup was out', async () => {
+    let calls = 0;
+    let release: (session: Session) => void = () => undefined;
+    const hub = await hubWith((): Promise<Session> => {
+      calls += 1;
+      // The first lookup read the row before the revocation committed; the second sees it revoked.
+      if (calls === 1) return new Promise((resolve) => (release = resolve));
+      return Promise.resolve(null);
+    });
+    const socket = new FakeSocket();
+    hub.attach(socket, 'en');
+    socket.say({ op: 'auth', token: 't'.repeat(43) });
+    await settle();
+    hub.endSessions({ sessionId: 7 });
+    release({ sessionId: 7, userId: 5 });
+    await settle();
+    expect(calls).toBe(2);
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
+    await hub.publishUserEvent(5, { kind: 'test.secret', at: '', data: {} });
+    await settle();
+    expect(socket.sent.some((m) => m['type'] === 'event')).toBe(false);
+  });
+
+  it('refuses a session it could not read without a revocation coming in between, after three tries', async () => {
+    let calls = 0;
+    const holder: { hub?: RealtimeHub } = {};
+    const hub = await hubWith(() => {
+      calls += 1;
+      holder.hub?.endSessions({ sessionId: 1000 + calls });
+      return Promise.resolve({ sessionId: 9, userId: 7 });
+    });
+    holder.hub = hub;
+    const socket = new FakeSocket();
+    hub.attach(socket, 'en');
+    socket.say({ op: 'auth', token: 't'.repeat(43) });
+    await settle();
+    expect(calls).toBe(3);
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
+  });
+
+  it('looks it up once when no revocation came in between', async () => {
+    let calls = 0;
+    const hub = await hubWith(() => {
+      calls += 1;
+      return Promise.resolve({ sessionId: 8, userId: 6 });
+    });
+    const socket = new FakeSocket();
+    hub.attach(socket, 'en');
+    socket.say({ op: 'auth', token: 't'.repeat(43) });
+    await settle();
+    expect(calls).toBe(1);
+    expect(socket.sent.at(-1)).toEqual({ type: 'ready', user_id: 6 });
+    await hub.publishUserEvent(6, { kind: 'test.mine', at: '', data: {} });
+    await settle();
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'event', event: { kind: 'test.mine' } });
+  });
+});
