@@ -187,9 +187,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ? new RedisLeader(redis.client, nodeId, `${config.REDIS_PREFIX}market-leader`)
     : new SoleLeader();
   const sessionCache = new SessionCache(config.SESSION_CACHE_SECONDS * 1000);
-  const revokedSessions = async (revocation: Revocation) => {
+  /** What a revocation ends in this process: its cached sessions and its sockets' user streams. */
+  const endHere = (revocation: Revocation) => {
     sessionCache.forget(revocation);
     realtime.endSessions(revocation);
+  };
+  const revokedSessions = async (revocation: Revocation) => {
+    endHere(revocation);
     try {
       await pubsub.publish(SESSIONS_CHANNEL, JSON.stringify(revocation));
     } catch (error) {
@@ -240,9 +244,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onReady', async () => {
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
-      if (!revocation) return;
-      sessionCache.forget(revocation);
-      realtime.endSessions(revocation);
+      if (revocation) endHere(revocation);
     });
     await realtime.start({ produce: options.produceTicks ?? true });
   });

@@ -58,6 +58,15 @@ async function hubWith(authenticate: (token: string) => Promise<Session>) {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/** A new socket on the hub that sends `auth` and gives the hub a moment to look the session up. */
+async function authAttempt(hub: RealtimeHub): Promise<FakeSocket> {
+  const socket = new FakeSocket();
+  hub.attach(socket, 'en');
+  socket.say({ op: 'auth', token: 't'.repeat(43) });
+  await settle();
+  return socket;
+}
+
 describe('a WebSocket auth and a revocation at the same moment', () => {
   it('looks the session up again when a revocation came while the first lookup was out', async () => {
     let calls = 0;
@@ -68,10 +77,7 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
       if (calls === 1) return new Promise((resolve) => (release = resolve));
       return Promise.resolve(null);
     });
-    const socket = new FakeSocket();
-    hub.attach(socket, 'en');
-    socket.say({ op: 'auth', token: 't'.repeat(43) });
-    await settle();
+    const socket = await authAttempt(hub);
     hub.endSessions({ sessionId: 7 });
     release({ sessionId: 7, userId: 5 });
     await settle();
@@ -91,10 +97,7 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
       return Promise.resolve({ sessionId: 9, userId: 7 });
     });
     holder.hub = hub;
-    const socket = new FakeSocket();
-    hub.attach(socket, 'en');
-    socket.say({ op: 'auth', token: 't'.repeat(43) });
-    await settle();
+    const socket = await authAttempt(hub);
     expect(calls).toBe(3);
     expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
   });
@@ -105,10 +108,7 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
       calls += 1;
       return Promise.resolve({ sessionId: 8, userId: 6 });
     });
-    const socket = new FakeSocket();
-    hub.attach(socket, 'en');
-    socket.say({ op: 'auth', token: 't'.repeat(43) });
-    await settle();
+    const socket = await authAttempt(hub);
     expect(calls).toBe(1);
     expect(socket.sent.at(-1)).toEqual({ type: 'ready', user_id: 6 });
     await hub.publishUserEvent(6, { kind: 'test.mine', at: '', data: {} });

@@ -9,6 +9,7 @@ import {
   type TWsMessage,
 } from '@kabuto/contract';
 import type { MarketDataProvider, MarketEvent } from '../market/provider.js';
+import { revokes, type ActiveSession, type Revocation } from '../modules/auth/sessions.js';
 import type { LeaderElection } from './leader.js';
 import type { PubSub } from './pubsub.js';
 
@@ -81,7 +82,7 @@ export class RealtimeHub {
       log: FastifyBaseLogger;
       nodeId: string;
       maxBufferedBytes: number;
-      authenticate: (token: string) => Promise<{ sessionId: number; userId: number } | null>;
+      authenticate: (token: string) => Promise<ActiveSession | null>;
     },
   ) {}
 
@@ -244,25 +245,18 @@ export class RealtimeHub {
    * told so (an error with code 401); their market subscriptions stay. Called in every process for every
    * revocation (AppContext.revokedSessions).
    */
-  endSessions(revocation: { sessionId: number } | { userId: number; exceptSessionId: number }): number {
+  endSessions(revocation: Revocation): void {
+    this.revocations += 1;
     const candidates =
       'sessionId' in revocation ? this.clients : (this.byUser.get(revocation.userId) ?? new Set<Client>());
-    this.revocations += 1;
-    let ended = 0;
     for (const client of [...candidates]) {
-      if (client.userId === null || client.sessionId === null) continue;
-      const hit =
-        'sessionId' in revocation
-          ? client.sessionId === revocation.sessionId
-          : client.userId === revocation.userId && client.sessionId !== revocation.exceptSessionId;
-      if (!hit) continue;
-      this.byUser.get(client.userId)?.delete(client);
+      const { userId, sessionId } = client;
+      if (userId === null || sessionId === null || !revokes(revocation, { userId, sessionId })) continue;
+      this.byUser.get(userId)?.delete(client);
       client.userId = null;
       client.sessionId = null;
       this.fail(client, 'errors.UNAUTHENTICATED', 401);
-      ended += 1;
     }
-    return ended;
   }
 
   private detach(client: Client): void {
@@ -293,7 +287,7 @@ export class RealtimeHub {
       case 'auth': {
         // A lookup during which a revocation came may have read the session before it was revoked: look
         // again (a few times at most; a session that cannot be read in peace is refused).
-        let session: Awaited<ReturnType<typeof this.deps.authenticate>> = null;
+        let session: ActiveSession | null = null;
         for (let tries = 0; tries < 3; tries++) {
           const seen = this.revocations;
           const found = await this.deps.authenticate(command.token);

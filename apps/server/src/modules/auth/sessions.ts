@@ -53,6 +53,13 @@ const sessionStatement = statement<
 /** Which sessions a revocation ends: one, or all of a user's but the one kept. */
 export type Revocation = { sessionId: number } | { userId: number; exceptSessionId: number };
 
+/** Whether a revocation ends this session (the cache's entries and the hub's sockets both ask). */
+export function revokes(revocation: Revocation, session: ActiveSession): boolean {
+  return 'sessionId' in revocation
+    ? session.sessionId === revocation.sessionId
+    : session.userId === revocation.userId && session.sessionId !== revocation.exceptSessionId;
+}
+
 interface CachedSession extends ActiveSession {
   expiresAt: number;
   lastSeenAt: number;
@@ -117,13 +124,7 @@ export class SessionCache {
   /** Drops the cached sessions a revocation ended (and any read in flight: see `ticket`). */
   forget(revocation: Revocation): void {
     this.revocations += 1;
-    for (const [hash, entry] of this.entries) {
-      const ended =
-        'sessionId' in revocation
-          ? entry.sessionId === revocation.sessionId
-          : entry.userId === revocation.userId && entry.sessionId !== revocation.exceptSessionId;
-      if (ended) this.entries.delete(hash);
-    }
+    for (const [hash, entry] of this.entries) if (revokes(revocation, entry)) this.entries.delete(hash);
   }
 }
 
