@@ -6,8 +6,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { pipelinedTransaction } from './pipelined.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -46,10 +47,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.url,
       max: options.poolSize ?? 10,
       idleTimeoutMillis: 0,
+      // Transactions do not wait for their BEGIN, and the order path writes its COMMIT behind its last
+      // statement (src/db/pipelined.ts, ADR 0015).
+      pipeline: true,
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const pgDb = drizzlePg(pool, { schema });
+    const session = pgDb._.session;
+    const db = Object.assign(pgDb, {
+      transaction: <T>(work: (tx: Tx) => Promise<T>, config?: PgTransactionConfig) =>
+        pipelinedTransaction(session, work, config),
+    }) as unknown as Db;
     return {
       db,
       driver: 'postgres',

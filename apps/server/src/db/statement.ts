@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Executor } from './client.js';
+import { committedBehind } from './pipelined.js';
 
 /**
  * A statement kept as SQL text, for the few statements every order runs (bench/README.md,
@@ -49,11 +50,22 @@ interface QueryResult {
   rows: unknown[];
 }
 
+/** How run runs a statement. */
+export interface RunOptions {
+  /**
+   * The statement is its transaction's last: on PostgreSQL the COMMIT is written right behind it and the
+   * transaction is over when run answers (src/db/pipelined.ts); elsewhere the transaction commits as usual
+   * at its end. Nothing may run on the transaction after it.
+   */
+  commit?: boolean;
+}
+
 /** Runs a statement on the database or transaction's own connection; answers its rows. */
 export async function run<Params extends Record<string, unknown>, Row>(
   db: Executor,
   statement: Statement<Params, Row>,
   params: Params,
+  options?: RunOptions,
 ): Promise<Row[]> {
   const session = (db as unknown as { _: { session: DriverSession } })._.session;
   const values = statement.order.map((name) => params[name]);
@@ -61,7 +73,8 @@ export async function run<Params extends Record<string, unknown>, Row>(
   const client = session.client;
   let result: QueryResult;
   if (client instanceof pg.Pool || client instanceof pg.Client) {
-    result = await client.query({ name: statement.name, text: statement.text, values });
+    const query = () => client.query({ name: statement.name, text: statement.text, values });
+    result = options?.commit ? await committedBehind(client, query) : await query();
   } else {
     // PGlite, or a PGlite transaction
     result = await (client as { query(text: string, values: unknown[]): Promise<QueryResult> }).query(

@@ -23,7 +23,8 @@ const claimStatement = statement<{ userId: number; key: string; hash: string }, 
 /**
  * A claimed key while its request runs. A service that writes its changes in one statement of its own
  * can store the answer there too (answerCte, answerValues), which sets `answer`; otherwise idempotent
- * stores the request's result after it.
+ * stores the request's result after it. Nothing runs in the transaction after the statement that stores
+ * the answer, so that statement can carry the COMMIT (`run(..., { commit: true })`, ADR 0015).
  */
 export interface Claim<T> {
   readonly userId: number;

@@ -281,7 +281,8 @@ async function writeNewOrder<T>(
     answer ? answerValues(answer.claim, answer.render(order)) : NO_ANSWER,
     { ...order, collateral: write.collateral },
   );
-  await run(tx, writeOrderStatement, params);
+  // The statement that stores the request's answer is its transaction's last: the COMMIT goes behind it.
+  await run(tx, writeOrderStatement, params, { commit: answer !== undefined });
   queueEvent(outbox, order.userId, write.message.kind, write.message.params, at, write.ids.message);
   return order;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TOrder } from '@kabuto/contract';
 import { orders } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
+import { postgresWritesDuring } from '../../test/socket-writes.js';
 import { TestMarket } from '../../test/test-market.js';
 
 /**
@@ -61,6 +62,10 @@ describe('statements per order', () => {
     // The session was read by the first order and is cached (ADR 0014): lock and claim, read, write.
     expect(statements.length).toBeLessThanOrEqual(3);
     expect(statements.some((q) => q.includes('from sessions'))).toBe(false);
+    // On PostgreSQL each is one round trip: BEGIN goes with the first, COMMIT with the last (ADR 0015).
+    if (t.database.driver === 'postgres') {
+      expect(await postgresWritesDuring(() => place(u.token))).toBe(3);
+    }
 
     // Once the cached copy has expired, the session is read again: one statement more.
     t.clock.advance(t.config.SESSION_CACHE_SECONDS * 1000);
