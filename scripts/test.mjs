@@ -39,9 +39,14 @@ step('type check', 'npx', [
 // The two-process Redis test starts two servers and times their ticks: it runs on its own, after the
 // parallel suites, so that the other test files' load cannot starve its processes.
 const twoProcess = 'apps/server/src/realtime/redis.test.ts';
-step('unit and integration tests (PGlite)', 'npx', ['vitest', 'run', '--exclude', twoProcess], {
-  TEST_DATABASE_URL: '',
-});
+// Tests of PostgreSQL's own behaviour (*.postgres.test.ts) run in the PostgreSQL step only.
+const postgresOnly = '**/*.postgres.test.ts';
+step(
+  'unit and integration tests (PGlite)',
+  'npx',
+  ['vitest', 'run', '--exclude', twoProcess, '--exclude', postgresOnly],
+  { TEST_DATABASE_URL: '' },
+);
 if (process.env.DATABASE_URL) {
   step(
     'integration tests (PostgreSQL at DATABASE_URL)',

@@ -1,39 +1,23 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
-import { postgresWritesDuring } from '../test/socket-writes.js';
-import type { Tx } from './client.js';
-import { run, statement } from './statement.js';
+import { clearProbes, createProbeTable, insertProbe as insert, probeIds } from '../test/pipelined-probe.js';
+import { run } from './statement.js';
 
 /**
  * Transactions whose BEGIN goes with their first statement and whose COMMIT can go with their last
- * (src/db/pipelined.ts, ADR 0015). What a transaction does is the same on both databases; how many writes
- * it takes to PostgreSQL is checked on PostgreSQL (TEST_DATABASE_URL).
+ * (src/db/pipelined.ts, ADR 0015): what a transaction does, the same on both databases. How many writes it
+ * takes to PostgreSQL, and the refusal after its COMMIT: pipelined.postgres.test.ts.
  */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.db.execute(sql`create table pipelined_probe (id int primary key)`);
+  await createProbeTable(t.database.db);
 });
 afterAll(() => t.close());
 
-const insert = statement<{ id: number }, { id: number }>(
-  'test_pipelined_insert',
-  (p) => `insert into pipelined_probe (id) values (${p('id')}::int) returning id`,
-);
-
-const all = statement<Record<string, never>, { id: number }>(
-  'test_pipelined_all',
-  () => 'select id from pipelined_probe order by id',
-);
-
-async function ids(): Promise<number[]> {
-  return (await run(t.database.db, all, {})).map((r) => r.id);
-}
-
-async function clear(): Promise<void> {
-  await t.database.db.execute(sql`delete from pipelined_probe`);
-}
+const ids = () => probeIds(t.database.db);
+const clear = () => clearProbes(t.database.db);
 
 const fail = (message: string) => {
   throw new Error(message);
@@ -88,44 +72,5 @@ describe('transactions', () => {
     await clear();
     await t.database.db.transaction((tx) => run(tx, insert, { id: 5 }));
     expect(await ids()).toEqual([5]);
-  });
-});
-
-describe.runIf(process.env['TEST_DATABASE_URL'])('pipelined transactions on PostgreSQL', () => {
-  it('writes BEGIN with the first statement and COMMIT with the last: one write per round trip', async () => {
-    await clear();
-    const three = (tx: Tx, commit: boolean) => async () => {
-      await run(tx, insert, { id: commit ? 10 : 20 });
-      await run(tx, insert, { id: commit ? 11 : 21 });
-      await run(tx, insert, { id: commit ? 12 : 22 }, { commit });
-    };
-    // begin + 1st, 2nd, 3rd + commit
-    expect(await postgresWritesDuring(() => t.database.db.transaction((tx) => three(tx, true)()))).toBe(3);
-    // begin + 1st, 2nd, 3rd, commit
-    expect(await postgresWritesDuring(() => t.database.db.transaction((tx) => three(tx, false)()))).toBe(4);
-    // nothing to begin, nothing to end
-    expect(await postgresWritesDuring(() => t.database.db.transaction(() => Promise.resolve(1)))).toBe(0);
-    expect(await ids()).toEqual([10, 11, 12, 20, 21, 22]);
-  });
-
-  it('refuses a statement after the COMMIT instead of running it outside the transaction', async () => {
-    await clear();
-    // drizzle reports the refusal as the cause of its own error
-    const refusal = (error: Error) =>
-      /committed behind its last statement/.test(`${error.message} ${String(error.cause)}`);
-    await expect(
-      t.database.db.transaction(async (tx) => {
-        await run(tx, insert, { id: 30 }, { commit: true });
-        await tx.execute(sql`insert into pipelined_probe (id) values (31)`);
-      }),
-    ).rejects.toSatisfy(refusal);
-    await expect(
-      t.database.db.transaction(async (tx) => {
-        await run(tx, insert, { id: 32 }, { commit: true });
-        await run(tx, insert, { id: 33 }, { commit: true });
-      }),
-    ).rejects.toSatisfy(refusal);
-    // What was committed stays; what came after ran nowhere.
-    expect(await ids()).toEqual([30, 32]);
   });
 });
