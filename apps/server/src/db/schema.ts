@@ -142,6 +142,27 @@ export const postings = pgTable(
   ],
 );
 
+/**
+ * Each user's ledger head (ADR 0016): the user's balances and the head of the user's hash chain, kept in
+ * step with the postings. It is a cache: every journal entry updates it in the statement that writes the
+ * postings (modules/ledger/ledger.ts, entryCtes), and a check compares it with the fold of the postings
+ * (ledgerHeadMismatches, run by the property and concurrency tests and by `npm run crash:orders`). Its row
+ * is the user's lock: every money movement of a user takes it first (lockUser).
+ */
+export const ledgerHeads = pgTable('ledger_heads', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  /** the seq of the user's last posting (0 before the first) */
+  seq: integer('seq').notNull().default(0),
+  /** the hash of the user's last posting (64 zeros before the first) */
+  hash: text('hash').notNull().default('0'.repeat(64)),
+  cash: bigint('cash', { mode: 'number' }).notNull().default(0),
+  reserved: bigint('reserved', { mode: 'number' }).notNull().default(0),
+  margin: bigint('margin', { mode: 'number' }).notNull().default(0),
+  withdrawing: bigint('withdrawing', { mode: 'number' }).notNull().default(0),
+});
+
 /** A user's watchlist (お気に入り): one row per stock. */
 export const watchlist = pgTable(
   'watchlist',

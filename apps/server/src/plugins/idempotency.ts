@@ -1,24 +1,44 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableName } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
 import type { Db, Tx } from '../db/client.js';
-import { run, statement } from '../db/statement.js';
+import { run, statement, type Statement } from '../db/statement.js';
 import { idempotencyKeys } from '../db/schema.js';
-import { noteLocked, userLockCte } from '../modules/ledger/ledger.js';
+import { takeLedgerRow, userLockCte, type LedgerRead, type LedgerRow } from '../modules/ledger/ledger.js';
 import { AppError } from '../lib/app-error.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9_-]{8,100}$/;
 
-/** Takes the user's lock, then claims the key (the claim's value reads the locked row). */
-const claimStatement = statement<{ userId: number; key: string; hash: string }, { key: string }>(
-  'idempotency_claim',
-  (p) => `with ${userLockCte(p)}
-    insert into idempotency_keys (user_id, key, request_hash, status_code, response)
-    values ((select id from locked_user), ${p('key')}::text, ${p('hash')}::text, 0, '')
-    on conflict do nothing
-    returning key`,
-);
+type ClaimParams = { userId: number; key: string; hash: string };
+type ClaimRow = LedgerRow & { key: string | null };
+const claimStatements = new Map<string, Statement<ClaimParams, ClaimRow>>();
+
+/**
+ * Takes the user's lock and reads the user's ledger (userLockCte, drawing ids of the tables in `draw`), then
+ * claims the key (the claim's value reads the locked row), in one statement. `key` is null when the key was
+ * there already.
+ */
+function claimStatement(draw: readonly PgTable[]): Statement<ClaimParams, ClaimRow> {
+  const name = ['idempotency_claim', ...draw.map((table) => getTableName(table))].join('_');
+  let found = claimStatements.get(name);
+  if (!found) {
+    found = statement<ClaimParams, ClaimRow>(
+      name,
+      (p) => `with ${userLockCte(p, draw)},
+        claimed as (
+          insert into idempotency_keys (user_id, key, request_hash, status_code, response)
+          values ((select id from locked_user), ${p('key')}::text, ${p('hash')}::text, 0, '')
+          on conflict do nothing
+          returning key
+        )
+        select l.*, c.key from locked_user l left join claimed c on true`,
+    );
+    claimStatements.set(name, found);
+  }
+  return found;
+}
 
 /**
  * A claimed key while its request runs. A service that writes its changes in one statement of its own
@@ -30,6 +50,18 @@ export interface Claim<T> {
   readonly userId: number;
   readonly key: string;
   answer?: T;
+  /**
+   * The user's ledger as the claim read it under the lock, with the ids drawn for `draw` (idempotent's
+   * option). It is current until the request moves money: take it (takeClaimedLedger) before anything else.
+   */
+  ledger?: LedgerRead;
+}
+
+/** The ledger the claim read, once: afterwards the request reads it again (lockUser). */
+export function takeClaimedLedger(claim: Claim<unknown> | undefined): LedgerRead | undefined {
+  const ledger = claim?.ledger;
+  if (claim) delete claim.ledger;
+  return ledger;
 }
 
 /** The values of answerCte's parameters. */
@@ -85,17 +117,19 @@ export async function idempotent<T>(
   request: FastifyRequest,
   userId: number,
   work: (tx: Tx, claim: Claim<T>) => Promise<T>,
+  options: { draw?: readonly PgTable[] } = {},
 ): Promise<T> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined || !KEY_FORMAT.test(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
   const hash = requestHash(request);
   return db.transaction(async (tx) => {
-    // The user's lock first (every money transaction of a user takes it before anything else), then the
-    // claim of the key, in one statement.
-    const claimed = await run(tx, claimStatement, { userId, key, hash });
-    noteLocked(tx, userId);
-    if (claimed.length === 0) {
+    // The user's lock and ledger first (every money transaction of a user takes it before anything else),
+    // then the claim of the key, in one statement.
+    const draw = options.draw ?? [];
+    const [row] = await run(tx, claimStatement(draw), { userId, key, hash });
+    const ledger = takeLedgerRow(tx, userId, row, { draw, locked: true });
+    if (!row?.key) {
       const [first] = await tx
         .select()
         .from(idempotencyKeys)
@@ -103,7 +137,7 @@ export async function idempotent<T>(
       if (!first || first.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return JSON.parse(first.response) as T;
     }
-    const claim: Claim<T> = { userId, key };
+    const claim: Claim<T> = { userId, key, ledger };
     const result = await work(tx, claim);
     if (claim.answer === undefined) {
       await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });

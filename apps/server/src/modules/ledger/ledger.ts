@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, getTableName, is, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableName, is, isNull, sql } from 'drizzle-orm';
 import { PgTransaction, type PgTable } from 'drizzle-orm/pg-core';
 import { negSen, sen, type Sen } from '@kabuto/contract';
 import type { Executor } from '../../db/client.js';
 import { run, statement, type Statement } from '../../db/statement.js';
-import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.js';
+import { ledgerAccounts, ledgerHeads, type postings } from '../../db/schema.js';
 
 /**
  * The double-entry ledger (ADR 0002, ADR 0010). Every movement of money is one journal entry whose
  * postings sum to zero, written in the caller's transaction. Balances are sums of postings; nothing else
- * stores a balance. A positive posting increases what the account's owner holds. Each user's postings form
- * a hash chain, so that a statement can be checked for tampering.
+ * is the truth about a balance: each user's ledger head (`ledger_heads`, ADR 0016) caches the user's balances
+ * and chain head, updated in the statement that writes the postings and checked against them (headCheckSql).
+ * A positive posting increases what the account's owner holds. Each user's postings form a hash chain, so
+ * that a statement can be checked for tampering.
  *
  * User accounts: `cash` (free to trade or withdraw), `reserved` (held by pending orders), `margin` (collateral
  * of open margin positions), `withdrawing` (withdrawals filed and not yet paid out). House accounts:
@@ -25,11 +27,13 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 export class LedgerError extends Error {}
 
+/** Opens a new user's accounts and ledger head (no postings yet), in the transaction that creates the user. */
 export async function openUserAccounts(db: Executor, userId: number): Promise<void> {
   await db
     .insert(ledgerAccounts)
     .values(USER_ACCOUNT_KINDS.map((kind) => ({ userId, kind })))
     .onConflictDoNothing();
+  await db.insert(ledgerHeads).values({ userId }).onConflictDoNothing();
 }
 
 /**
@@ -88,30 +92,35 @@ function lockedIn(tx: Executor, userId: number): TxMemory | undefined {
 }
 
 /**
- * Takes the user's row lock for the rest of the transaction: every money movement of a user runs under it,
- * so balance checks cannot race and the user's hash chain grows one posting at a time. It is the first
- * lock such a transaction takes (before any insert that references the user), and it is NO KEY UPDATE, which
- * foreign-key checks of other transactions do not wait for; together that rules out lock-order deadlocks.
- * A transaction that already holds it (the idempotency claim takes it before the order path asks again)
- * does not send the statement a second time: a row lock is held until the transaction ends.
+ * Takes the user's lock for the rest of the transaction: every money movement of a user runs under it, so
+ * balance checks cannot race and the user's hash chain grows one posting at a time. The lock is the row of
+ * the user's ledger head, taken FOR NO KEY UPDATE by readLedger's statement (`lock`), which reads the head
+ * with it. In READ COMMITTED a statement that waited for the lock gets the row's latest committed version
+ * (PostgreSQL re-reads a locked row after the wait), so the balances and chain head it answers are current
+ * although the statement's snapshot predates the wait: that is why they are read from the locked row and not
+ * summed from the postings in the same statement (ADR 0016). It is the first lock such a transaction takes,
+ * and no foreign key references the heads' rows; together that rules out lock-order deadlocks. A
+ * transaction that already holds it (the idempotency claim takes it) sends nothing: a row lock is held until
+ * the transaction ends.
  */
 export async function lockUser(tx: Executor, userId: number): Promise<void> {
   if (is(tx, PgTransaction) && lockedIn(tx, userId)) return;
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-  noteLocked(tx, userId);
+  await readLedger(tx, userId, { lock: true });
 }
 
 /**
- * lockUser's lock as a CTE (`locked_user`, one row with the user's id) for a statement (src/db/statement.ts)
- * that does more in the same round trip once it holds the lock, by reading from it: PostgreSQL takes the
- * lock as the row is read, before anything that reads the row runs. Call noteLocked after the statement.
+ * lockUser's lock and read as a CTE (`locked_user`: `id`, then ledgerColumns' columns) for a statement
+ * (src/db/statement.ts) that does more in the same round trip once it holds the lock, by reading from it:
+ * PostgreSQL takes the lock as the row is read, before anything that reads the row runs. Pass the row it
+ * answers to takeLedgerRow, after the statement, to record the lock and read the ledger.
  */
-export function userLockCte(p: (name: 'userId') => string): string {
-  return `locked_user as (select id from users where id = ${p('userId')}::int for no key update)`;
+export function userLockCte(p: (name: 'userId') => string, draw: readonly PgTable[] = []): string {
+  return `locked_user as (select h.user_id as id, ${ledgerColumns('h', draw)}
+    from ledger_heads h where h.user_id = ${p('userId')}::int for no key update)`;
 }
 
 /** Records that the transaction holds the user's lock (taken by lockUser, or by a userLockCte statement). */
-export function noteLocked(tx: Executor, userId: number): void {
+function noteLocked(tx: Executor, userId: number): void {
   if (!is(tx, PgTransaction)) return;
   let memory = txMemory.get(tx);
   if (!memory) {
@@ -196,19 +205,25 @@ function checkedLines(entry: EntryDraft): PostingLine[] {
   return lines;
 }
 
+/** What an entry moves on one user's ledger head: the new chain head and the change of each balance. */
+interface HeadMove extends ChainHead {
+  delta: Record<UserAccountKind, number>;
+}
+
 /**
  * The postings of entry `entryId`, each user's line hashed onto that user's chain (continued from the head
- * this transaction remembers, else read), and the transaction's memory of the heads moved past them. The
- * rows must then be written in this transaction: if that fails the transaction fails, and its memory with it.
+ * this transaction remembers, else read), what they move on each user's ledger head, and the transaction's
+ * memory of the heads moved past them. The rows must then be written in this transaction: if that fails
+ * the transaction fails, and its memory with it.
  */
 async function postingRows(
   db: Executor,
   entryId: number,
   entry: EntryDraft,
   lines: readonly PostingLine[],
-): Promise<(typeof postings.$inferInsert)[]> {
+): Promise<{ rows: (typeof postings.$inferInsert)[]; moves: Map<number, HeadMove> }> {
   const at = entry.at.toISOString();
-  const heads = new Map<number, ChainHead>();
+  const moves = new Map<number, HeadMove>();
   const rows: (typeof postings.$inferInsert)[] = [];
   for (const line of lines) {
     if ('house' in line) {
@@ -220,12 +235,14 @@ async function postingRows(
       });
       continue;
     }
-    const head =
-      heads.get(line.user) ??
-      lockedIn(db, line.user)?.heads.get(line.user) ??
-      (await chainHead(db, line.user));
-    const seq = head.seq + 1;
-    const hash = chainHash(head.hash, {
+    let move = moves.get(line.user);
+    if (!move) {
+      const head = lockedIn(db, line.user)?.heads.get(line.user) ?? (await chainHead(db, line.user));
+      move = { ...head, delta: { cash: 0, reserved: 0, margin: 0, withdrawing: 0 } };
+      moves.set(line.user, move);
+    }
+    const seq = move.seq + 1;
+    const hash = chainHash(move.hash, {
       seq,
       entry: entryId,
       at,
@@ -233,7 +250,9 @@ async function postingRows(
       account: line.account,
       amount: line.amount,
     });
-    heads.set(line.user, { seq, hash });
+    move.seq = seq;
+    move.hash = hash;
+    move.delta[line.account] += line.amount;
     rows.push({
       entryId,
       accountId: await userAccountId(db, line.user, line.account),
@@ -244,24 +263,32 @@ async function postingRows(
       hash,
     });
   }
-  for (const [userId, head] of heads) lockedIn(db, userId)?.heads.set(userId, head);
-  return rows;
+  for (const [userId, move] of moves) {
+    lockedIn(db, userId)?.heads.set(userId, { seq: move.seq, hash: move.hash });
+  }
+  return { rows, moves };
 }
 
+/** postEntry's statement: the entry, its postings and the users' heads (entryCtes). */
+const entryStatement = statement<EntryParams>('ledger_post_entry', (p) => `with ${entryCtes(p)} select 1`);
+const drawEntryId = statement<Record<string, never>, { id: string }>(
+  'ledger_draw_entry_id',
+  () => `select nextval(pg_get_serial_sequence('journal_entries', 'id'))::text as id`,
+);
+
 /**
- * Writes one balanced journal entry (two statements: the entry, then its postings); refuses an empty,
- * unbalanced or zero-amount entry. Lines of zero are dropped first (a reservation that exactly matches its
- * fill nets to nothing). The caller holds the lock of every user in the entry (lockUser).
+ * Writes one balanced journal entry (two statements: its id drawn, then the entry with its postings and the
+ * users' ledger heads); refuses an empty, unbalanced or zero-amount entry. Lines of zero are dropped first
+ * (a reservation that exactly matches its fill nets to nothing). The caller holds the lock of every user in
+ * the entry (lockUser).
  */
 export async function postEntry(db: Executor, entry: EntryDraft): Promise<number> {
   const lines = checkedLines(entry);
-  const [created] = await db
-    .insert(journalEntries)
-    .values({ kind: entry.kind, memo: entry.memo ?? null, ref: entry.ref ?? null, createdAt: entry.at })
-    .returning({ id: journalEntries.id });
-  if (!created) throw new LedgerError('journal entry was not written');
-  await db.insert(postings).values(await postingRows(db, created.id, entry, lines));
-  return created.id;
+  const [drawn] = await run(db, drawEntryId, {});
+  if (!drawn) throw new LedgerError('journal entry id was not drawn');
+  const id = Number(drawn.id);
+  await run(db, entryStatement, await paramsOf(db, id, entry, lines));
+  return id;
 }
 
 /** The values of entryCtes' parameters. */
@@ -276,13 +303,21 @@ export interface EntryParams extends Record<string, unknown> {
   postingUsers: (number | null)[];
   postingSeqs: (number | null)[];
   postingHashes: (string | null)[];
+  headUsers: number[];
+  headSeqs: number[];
+  headHashes: string[];
+  headCash: number[];
+  headReserved: number[];
+  headMargin: number[];
+  headWithdrawing: number[];
 }
 
 /**
- * The same entry as postEntry, as two data-modifying CTEs (`ledger_entry`, `ledger_postings`) for the
- * caller's statement (src/db/statement.ts), so that it is written with the caller's own changes in one
- * round trip; PostgreSQL checks the postings' foreign keys at the end of that statement. entryParams gives
- * the values.
+ * The same entry as postEntry, as three data-modifying CTEs (`ledger_entry`, `ledger_postings`,
+ * `ledger_heads_moved`) for the caller's statement (src/db/statement.ts), so that it is written with the
+ * caller's own changes in one round trip; PostgreSQL checks the postings' foreign keys at the end of that
+ * statement. Each user's ledger head moves to the new chain head and by the entry's amounts, in the same
+ * statement as the postings. entryParams gives the values.
  */
 export function entryCtes(p: (name: keyof EntryParams & string) => string): string {
   return `ledger_entry as (
@@ -295,16 +330,36 @@ export function entryCtes(p: (name: keyof EntryParams & string) => string): stri
       select ${p('entryId')}::int, l.account_id, l.amount, ${p('entryAt')}::timestamptz, l.user_id, l.seq, l.hash
       from unnest(${p('postingAccounts')}::int[], ${p('postingAmounts')}::bigint[], ${p('postingUsers')}::int[],
         ${p('postingSeqs')}::int[], ${p('postingHashes')}::text[]) as l(account_id, amount, user_id, seq, hash)
+    ),
+    ledger_heads_moved as (
+      update ledger_heads h set seq = m.seq, hash = m.hash, cash = h.cash + m.cash,
+        reserved = h.reserved + m.reserved, margin = h.margin + m.margin,
+        withdrawing = h.withdrawing + m.withdrawing
+      from unnest(${p('headUsers')}::int[], ${p('headSeqs')}::int[], ${p('headHashes')}::text[],
+        ${p('headCash')}::bigint[], ${p('headReserved')}::bigint[], ${p('headMargin')}::bigint[],
+        ${p('headWithdrawing')}::bigint[]) as m(user_id, seq, hash, cash, reserved, margin, withdrawing)
+      where h.user_id = m.user_id
     )`;
 }
 
 /**
  * entryCtes' values for an entry: the same rules as postEntry (refused if empty or unbalanced), its
- * postings hashed onto the users' chains. `entryId` is an id readLedger drew from journal_entries, so the
- * postings are hashed before anything is written. The caller holds the lock of every user in the entry.
+ * postings hashed onto the users' chains. `entryId` is an id drawn from journal_entries (lockUser's or
+ * readLedger's `draw`), so the postings are hashed before anything is written. The caller holds the lock of
+ * every user in the entry.
  */
 export async function entryParams(db: Executor, entryId: number, entry: EntryDraft): Promise<EntryParams> {
-  const rows = await postingRows(db, entryId, entry, checkedLines(entry));
+  return paramsOf(db, entryId, entry, checkedLines(entry));
+}
+
+async function paramsOf(
+  db: Executor,
+  entryId: number,
+  entry: EntryDraft,
+  lines: readonly PostingLine[],
+): Promise<EntryParams> {
+  const { rows, moves } = await postingRows(db, entryId, entry, lines);
+  const heads = [...moves];
   return {
     entryId,
     entryKind: entry.kind,
@@ -316,6 +371,13 @@ export async function entryParams(db: Executor, entryId: number, entry: EntryDra
     postingUsers: rows.map((r) => r.userId ?? null),
     postingSeqs: rows.map((r) => r.seq ?? null),
     postingHashes: rows.map((r) => r.hash ?? null),
+    headUsers: heads.map(([userId]) => userId),
+    headSeqs: heads.map(([, m]) => m.seq),
+    headHashes: heads.map(([, m]) => m.hash),
+    headCash: heads.map(([, m]) => m.delta.cash),
+    headReserved: heads.map(([, m]) => m.delta.reserved),
+    headMargin: heads.map(([, m]) => m.delta.margin),
+    headWithdrawing: heads.map(([, m]) => m.delta.withdrawing),
   };
 }
 
@@ -325,87 +387,166 @@ interface ChainHead {
 }
 
 async function chainHead(db: Executor, userId: number): Promise<ChainHead> {
-  const [last] = await db
-    .select({ seq: postings.seq, hash: postings.hash })
-    .from(postings)
-    .where(eq(postings.userId, userId))
-    .orderBy(desc(postings.seq))
-    .limit(1);
-  return { seq: last?.seq ?? 0, hash: last?.hash ?? GENESIS_HASH };
+  const [head] = await db
+    .select({ seq: ledgerHeads.seq, hash: ledgerHeads.hash })
+    .from(ledgerHeads)
+    .where(eq(ledgerHeads.userId, userId));
+  if (!head) throw new LedgerError(`user ${userId} has no ledger head`);
+  return head;
 }
 
 export type UserBalances = Record<UserAccountKind, Sen>;
 
-/**
- * A user's balances, each the sum of its postings, in one statement that also remembers the user's account
- * ids. Inside a transaction that holds the user's lock it also reads the head of the user's hash chain, and
- * draws the next id of each table in `draw` (from its identity sequence, as an insert would), for rows the
- * caller is about to write with those ids, such as the journal entry of entryWrites: the usual start of a
- * money movement costs this one round trip.
- */
-export async function readLedger(
-  db: Executor,
-  userId: number,
-  options: { draw?: readonly PgTable[] } = {},
-): Promise<{ balances: UserBalances; drawn: number[] }> {
-  const memory = lockedIn(db, userId);
-  const draw = (options.draw ?? []).map((table) => getTableName(table));
-  const rows = await run(db, readStatement(memory !== undefined, draw), { userId });
-  const balances: UserBalances = { cash: sen(0), reserved: sen(0), margin: sen(0), withdrawing: sen(0) };
-  const ids = accountIdsOf(db);
-  if (ids && ids.user.size + rows.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
-  for (const row of rows) {
-    balances[row.kind as UserAccountKind] = sen(BigInt(row.total));
-    ids?.user.set(`${userId}:${row.kind}`, row.id);
-  }
-  const first = rows[0];
-  if (memory && first) {
-    const [seq, hash] = (first.head ?? '').split(' ');
-    memory.heads.set(userId, seq && hash ? { seq: Number(seq), hash } : { seq: 0, hash: GENESIS_HASH });
-  }
-  if (draw.length > 0 && first?.drawn == null) throw new LedgerError(`user ${userId} has no accounts`);
-  return { balances, drawn: draw.length > 0 ? (first?.drawn ?? '').split(' ').map(Number) : [] };
+/** A user's ledger as read from the user's head: the balances, and the ids drawn with it (`draw`). */
+export interface LedgerRead {
+  balances: UserBalances;
+  drawn: number[];
 }
 
-type ReadRow = { id: number; kind: string; total: string; head: string | null; drawn: string | null };
-const readStatements = new Map<string, Statement<{ userId: number }, ReadRow>>();
+/** The columns ledgerColumns answers, as the drivers give them. */
+export interface LedgerRow {
+  seq: number;
+  hash: string;
+  cash: string;
+  reserved: string;
+  margin: string;
+  withdrawing: string;
+  accounts: string | null;
+  drawn: string | null;
+}
+
+function checkedTableNames(draw: readonly PgTable[]): string[] {
+  return draw.map((table) => {
+    const name = getTableName(table);
+    if (!/^[a-z_]+$/.test(name)) throw new LedgerError(`bad table ${name}`);
+    return name;
+  });
+}
 
 /**
- * readLedger's statement: the balances with the account ids; with the lock held, the chain head; and the
- * drawn ids. Each id is an uncorrelated subquery, so it is drawn once for the statement, not once per row.
+ * The select list of a read of the ledger head `h` (an alias of ledger_heads): the chain head, the balances,
+ * the user's account ids (`kind=id` pairs), and the next id of each table in `draw`, drawn from its identity
+ * sequence as an insert would, for rows the caller is about to write with those ids (such as the journal
+ * entry of entryCtes). Each id is an uncorrelated subquery, so it is drawn once for the statement.
  */
-function readStatement(locked: boolean, draw: readonly string[]): Statement<{ userId: number }, ReadRow> {
-  const key = [locked ? 'locked' : 'open', ...draw].join('_');
+export function ledgerColumns(h: string, draw: readonly PgTable[]): string {
+  const tables = checkedTableNames(draw);
+  const drawn = tables.length
+    ? `concat_ws(' ', ${tables.map((t) => `(select nextval(pg_get_serial_sequence('${t}', 'id')))`).join(', ')})`
+    : 'null';
+  return `${h}.seq, ${h}.hash, ${USER_ACCOUNT_KINDS.map((k) => `${h}.${k}::text as ${k}`).join(', ')},
+    (select string_agg(a.kind || '=' || a.id, ' ') from ledger_accounts a where a.user_id = ${h}.user_id)
+      as accounts,
+    ${drawn} as drawn`;
+}
+
+/**
+ * The ledger a ledgerColumns row gives: remembers the user's account ids and, in a transaction that holds the
+ * user's lock (or takes it with this row: `locked`), the head of the user's chain.
+ */
+export function takeLedgerRow(
+  db: Executor,
+  userId: number,
+  row: LedgerRow | undefined,
+  options: { draw?: readonly PgTable[]; locked?: boolean } = {},
+): LedgerRead {
+  if (!row) throw new LedgerError(`user ${userId} has no ledger head`);
+  if (options.locked) noteLocked(db, userId);
+  lockedIn(db, userId)?.heads.set(userId, { seq: row.seq, hash: row.hash });
+  const ids = accountIdsOf(db);
+  const accounts = (row.accounts ?? '').split(' ').filter((pair) => pair.includes('='));
+  if (ids && ids.user.size + accounts.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
+  for (const pair of accounts) {
+    const [kind, id] = pair.split('=');
+    ids?.user.set(`${userId}:${kind}`, Number(id));
+  }
+  const drawCount = options.draw?.length ?? 0;
+  return {
+    balances: {
+      cash: sen(BigInt(row.cash)),
+      reserved: sen(BigInt(row.reserved)),
+      margin: sen(BigInt(row.margin)),
+      withdrawing: sen(BigInt(row.withdrawing)),
+    },
+    drawn: drawCount > 0 ? (row.drawn ?? '').split(' ').map(Number) : [],
+  };
+}
+
+const readStatements = new Map<string, Statement<{ userId: number }, LedgerRow>>();
+
+/** readLedger's statement, with or without the lock, for the tables to draw ids of. */
+function readStatement(lock: boolean, draw: readonly PgTable[]): Statement<{ userId: number }, LedgerRow> {
+  const key = [lock ? 'lock' : 'read', ...checkedTableNames(draw)].join('_');
   let found = readStatements.get(key);
   if (!found) {
-    for (const table of draw) if (!/^[a-z_]+$/.test(table)) throw new LedgerError(`bad table ${table}`);
-    const kinds = USER_ACCOUNT_KINDS.map((k) => `'${k}'`).join(', ');
-    found = statement(`ledger_read_${key}`, (p) => {
-      const head = locked
-        ? `(select h.seq || ' ' || h.hash from postings h where h.user_id = ${p('userId')}
-            order by h.seq desc limit 1)`
-        : 'null';
-      const drawn = draw.length
-        ? `concat_ws(' ', ${draw.map((t) => `(select nextval(pg_get_serial_sequence('${t}', 'id')))`).join(', ')})`
-        : 'null';
-      return `select a.id, a.kind, coalesce(sum(p.amount), 0)::text as total, ${head} as head, ${drawn} as drawn
-        from ledger_accounts a left join postings p on p.account_id = a.id
-        where a.user_id = ${p('userId')}::int and a.kind in (${kinds})
-        group by a.id, a.kind`;
-    });
+    found = statement(
+      `ledger_${key}`,
+      (p) => `select ${ledgerColumns('h', draw)} from ledger_heads h where h.user_id = ${p('userId')}::int
+        ${lock ? 'for no key update' : ''}`,
+    );
     readStatements.set(key, found);
   }
   return found;
 }
 
-/** A user's balances, each the sum of its postings (readLedger without the extras). */
+/**
+ * A user's balances, read from the user's ledger head in one statement that also remembers the user's account
+ * ids and draws ids (ledgerColumns); inside a transaction that holds the user's lock, it also remembers the
+ * head of the user's chain. `lock` takes the lock in the same statement (lockUser).
+ */
+export async function readLedger(
+  db: Executor,
+  userId: number,
+  options: { draw?: readonly PgTable[]; lock?: boolean } = {},
+): Promise<LedgerRead> {
+  const lock = options.lock === true && is(db, PgTransaction);
+  const [row] = await run(db, readStatement(lock, options.draw ?? []), { userId });
+  return takeLedgerRow(db, userId, row, { draw: options.draw, locked: lock });
+}
+
+/** A user's balances (readLedger without the extras). */
 export async function userBalances(db: Executor, userId: number): Promise<UserBalances> {
   return (await readLedger(db, userId)).balances;
 }
 
-/** A scalar subquery: the balance of one of a user's accounts (sum of its postings), as text. */
+/** A scalar subquery: the balance of one of a user's accounts (from the user's ledger head), as text. */
 export function balanceOf(userId: number, kind: UserAccountKind) {
-  return sql<string>`(select coalesce(sum(p.amount), 0)::text from ${postings} p join ${ledgerAccounts} a on a.id = p.account_id where a.user_id = ${userId} and a.kind = ${kind})`;
+  if (!USER_ACCOUNT_KINDS.includes(kind)) throw new LedgerError(`bad account kind ${kind}`);
+  return sql<string>`(select h.${sql.raw(kind)}::text from ${ledgerHeads} h where h.user_id = ${userId})`;
+}
+
+/**
+ * Users whose ledger head differs from the fold of their postings (a balance, the chain's last seq or hash),
+ * or who have none: the check of the cache (ADR 0016). Run by the property and concurrency tests and by the
+ * crash script; nothing is wrong when it answers no row.
+ */
+export const HEAD_CHECK_SQL = `with folded as (
+    select a.user_id, ${USER_ACCOUNT_KINDS.map(
+      (k) => `coalesce(sum(p.amount) filter (where a.kind = '${k}'), 0) as ${k}`,
+    ).join(', ')}
+    from ledger_accounts a left join postings p on p.account_id = a.id
+    where a.user_id is not null group by a.user_id
+  ),
+  last as (
+    select distinct on (user_id) user_id, seq, hash from postings where user_id is not null
+    order by user_id, seq desc
+  )
+  select u.id as user_id, h.seq as head_seq, coalesce(l.seq, 0) as chain_seq,
+    ${USER_ACCOUNT_KINDS.map((k) => `h.${k}::text as head_${k}, coalesce(f.${k}, 0)::text as posted_${k}`).join(', ')}
+  from users u left join ledger_heads h on h.user_id = u.id left join folded f on f.user_id = u.id
+    left join last l on l.user_id = u.id
+  where h.user_id is null or h.seq <> coalesce(l.seq, 0) or h.hash <> coalesce(l.hash, '${GENESIS_HASH}')
+    or ${USER_ACCOUNT_KINDS.map((k) => `h.${k} <> coalesce(f.${k}, 0)`).join(' or ')}
+  order by u.id`;
+
+const headCheck = statement<Record<string, never>, Record<string, unknown>>(
+  'ledger_head_check',
+  () => HEAD_CHECK_SQL,
+);
+
+/** HEAD_CHECK_SQL's rows: the users whose ledger head is wrong (none when all is well). */
+export async function ledgerHeadMismatches(db: Executor): Promise<Record<string, unknown>[]> {
+  return run(db, headCheck, {});
 }
 
 /** Demo mode only: the visible journal entry that gives a user demo cash from the house. */

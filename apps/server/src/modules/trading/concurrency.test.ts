@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TOrder, TPosition } from '@kabuto/contract';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { TestMarket } from '../../test/test-market.js';
-import { userBalances } from '../ledger/ledger.js';
+import { ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
 
 /**
  * Many requests at once on one account (on PostgreSQL these really run in parallel: TEST_DATABASE_URL).
@@ -77,5 +77,7 @@ describe('concurrent orders and closes on one account', () => {
       margin: 0,
       withdrawing: 0,
     });
+    // The balances above are the ledger heads (ADR 0016): they agree with the postings.
+    expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { createTestApp, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { TestMarket } from '../../test/test-market.js';
 import { createUser } from '../auth/service.js';
 import { ledgerLines } from '../ledger/lines.js';
-import { userBalances } from '../ledger/ledger.js';
+import { ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
 import { verifyStatement } from '../ledger/statement.js';
 import {
   cancelOrder,
@@ -20,8 +20,9 @@ import {
 
 /**
  * Property: whatever users do (orders of every kind, cancels, partial closes, price moves, the market
- * opening and closing, the matcher), after every step every journal entry sums to zero, every balance is
- * the fold of its postings, cash is never negative, reserved cash equals what pending orders hold, margin
+ * opening and closing, the matcher), after every step every journal entry sums to zero, every balance (read
+ * from the user's ledger head, ADR 0016) is the fold of its postings, every ledger head's chain head is its
+ * chain's last posting, cash is never negative, reserved cash equals what pending orders hold, margin
  * equals the collateral of open positions, and every user's hash chain verifies.
  * PROPERTY_RUNS sets the number of random sequences: 60 in `npm test`; `npm run test:property` runs 10,000
  * (about ten minutes on these machines).
@@ -195,6 +196,7 @@ async function checkInvariants(users: number[], firstEntry: number): Promise<voi
     .groupBy(postings.entryId)
     .having(sql`sum(${postings.amount}) <> 0`);
   expect(unbalanced).toEqual([]);
+  expect(await ledgerHeadMismatches(db)).toEqual([]);
   for (const userId of users) {
     const balances = await userBalances(db, userId);
     const { lines } = await ledgerLines(db, userId, {});

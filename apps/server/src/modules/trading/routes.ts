@@ -23,6 +23,7 @@ import { idempotent } from '../../plugins/idempotency.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import {
+  ORDER_DRAWS,
   cancelOrder,
   closePosition,
   fillsFrom,
@@ -72,10 +73,16 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireVerifiedCached(app.ctx.db, userId);
       const outbox: Outbox = [];
       const render = view(request);
-      const order = await idempotent<TOrder>(app.ctx.db, request, userId, async (tx, claim) => {
-        const placed = await placeOrder(tx, deps(request), userId, request.body, outbox, { claim, render });
-        return claim.answer ?? render(placed);
-      });
+      const order = await idempotent<TOrder>(
+        app.ctx.db,
+        request,
+        userId,
+        async (tx, claim) => {
+          const placed = await placeOrder(tx, deps(request), userId, request.body, outbox, { claim, render });
+          return claim.answer ?? render(placed);
+        },
+        { draw: ORDER_DRAWS },
+      );
       await publish(outbox);
       return ok(request, order);
     },

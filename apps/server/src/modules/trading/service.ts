@@ -19,6 +19,7 @@ import { run, statement } from '../../db/statement.js';
 import {
   NO_ANSWER,
   answerCte,
+  takeClaimedLedger,
   answerValues,
   type AnswerParams,
   type Claim,
@@ -246,6 +247,12 @@ const writeOrderStatement = statement<WriteOrderParams>(
       ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)`,
 );
 
+/**
+ * The tables placeOrder writes new rows of, whose ids it draws with the user's lock and ledger: the order, its
+ * journal entry, its message, and the position a fill opens. The order route's idempotency claim draws them.
+ */
+export const ORDER_DRAWS = [orders, journalEntries, messages, positions] as const;
+
 /** How placeOrder answers an idempotent request: the claim, and the answer it renders from the order. */
 export interface OrderAnswer<T> {
   claim: Claim<T>;
@@ -254,7 +261,7 @@ export interface OrderAnswer<T> {
 
 /**
  * Writes a new order with everything it causes in one round trip (writeOrderStatement), then queues the
- * message's event. Every id was drawn beforehand (readLedger), so the entry's postings are hashed, the order
+ * message's event. Every id was drawn beforehand (with the user's lock and ledger), so the entry's postings are hashed, the order
  * is complete and its answer rendered before anything is written; the result is the order as written.
  */
 async function writeNewOrder<T>(
@@ -323,14 +330,13 @@ export async function placeOrder<T = never>(
   const fee = feeFor(principal, deps.fees);
   const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
 
-  await lockUser(tx, userId);
+  // The user's lock and ledger with the new rows' ids: read when the request's key was claimed, else now.
   const {
     balances,
-    drawn: [orderId = 0, entryId = 0, messageId = 0, positionId = null],
-  } = await readLedger(tx, userId, {
-    draw:
-      fillNow === null ? [orders, journalEntries, messages] : [orders, journalEntries, messages, positions],
-  });
+    drawn: [orderId = 0, entryId = 0, messageId = 0, drawnPositionId = 0],
+  } = takeClaimedLedger(answer?.claim) ?? (await readLedger(tx, userId, { draw: ORDER_DRAWS, lock: true }));
+  // A pending order opens no position yet: its drawn position id stays unused (a gap in the sequence).
+  const positionId = fillNow === null ? null : drawnPositionId;
   if (balances.cash < needed) {
     throw new AppError('INSUFFICIENT_FUNDS', {
       needed: formatYen(needed, deps.locale),
