@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pngBytes } from '../apps/server/src/lib/images.ts';
-import { GENESIS_HASH, HEAD_CHECK_SQL, chainHash } from '../apps/server/src/modules/ledger/ledger.ts';
+import { GENESIS_HASH, chainHash, headCheckSql } from '../apps/server/src/modules/ledger/ledger.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const SEED = Number(process.env.SEED ?? 42);
@@ -491,7 +491,7 @@ async function checkLedger(client) {
      from users u left join r on r.user_id = u.id left join o on o.user_id = u.id
      where coalesce(r.reserved, 0) <> coalesce(o.reserved, 0)`,
   );
-  await one('ledger head differs from the postings (ADR 0016)', HEAD_CHECK_SQL);
+  await one('ledger head differs from the postings (ADR 0016)', headCheckSql());
   await one(
     'a posting on another user’s account',
     `select p.id from postings p join ledger_accounts a on a.id = p.account_id

@@ -60,6 +60,15 @@ describe('ledger heads', () => {
       return found.map((row) => Number(row['user_id']));
     };
     expect(await tamper(sql`cash = cash + 1`, sql`cash = cash - 1`)).toEqual([userId]);
+    // Restricted to some users, it looks at those only.
+    await db.execute(sql`update ledger_heads set cash = cash + 1 where user_id = ${userId}`);
+    const [own, other] = [
+      await ledgerHeadMismatches(db, [userId]),
+      await ledgerHeadMismatches(db, [userId + 1]),
+    ];
+    await db.execute(sql`update ledger_heads set cash = cash - 1 where user_id = ${userId}`);
+    expect(own.map((row) => Number(row['user_id']))).toEqual([userId]);
+    expect(other).toEqual([]);
     expect(await tamper(sql`withdrawing = withdrawing - 1`, sql`withdrawing = withdrawing + 1`)).toEqual([
       userId,
     ]);

@@ -517,36 +517,45 @@ export function balanceOf(userId: number, kind: UserAccountKind) {
 
 /**
  * Users whose ledger head differs from the fold of their postings (a balance, the chain's last seq or hash),
- * or who have none: the check of the cache (ADR 0016). Run by the property and concurrency tests and by the
- * crash script; nothing is wrong when it answers no row.
+ * or who have none: the check of the cache (ADR 0016); every user, or those whose ids are the parameter
+ * `users` (the placeholder of an int[]). Run by the property and concurrency tests and by the crash script; nothing is wrong when it
+ * answers no row.
  */
-export const HEAD_CHECK_SQL = `with folded as (
+export function headCheckSql(users?: string): string {
+  const only = (column: string) => (users ? `and ${column} = any(${users}::int[])` : '');
+  return `with folded as (
     select a.user_id, ${USER_ACCOUNT_KINDS.map(
       (k) => `coalesce(sum(p.amount) filter (where a.kind = '${k}'), 0) as ${k}`,
     ).join(', ')}
     from ledger_accounts a left join postings p on p.account_id = a.id
-    where a.user_id is not null group by a.user_id
+    where a.user_id is not null ${only('a.user_id')} group by a.user_id
   ),
   last as (
-    select distinct on (user_id) user_id, seq, hash from postings where user_id is not null
+    select distinct on (user_id) user_id, seq, hash from postings where user_id is not null ${only('user_id')}
     order by user_id, seq desc
   )
   select u.id as user_id, h.seq as head_seq, coalesce(l.seq, 0) as chain_seq,
     ${USER_ACCOUNT_KINDS.map((k) => `h.${k}::text as head_${k}, coalesce(f.${k}, 0)::text as posted_${k}`).join(', ')}
   from users u left join ledger_heads h on h.user_id = u.id left join folded f on f.user_id = u.id
     left join last l on l.user_id = u.id
-  where h.user_id is null or h.seq <> coalesce(l.seq, 0) or h.hash <> coalesce(l.hash, '${GENESIS_HASH}')
-    or ${USER_ACCOUNT_KINDS.map((k) => `h.${k} <> coalesce(f.${k}, 0)`).join(' or ')}
+  where (h.user_id is null or h.seq <> coalesce(l.seq, 0) or h.hash <> coalesce(l.hash, '${GENESIS_HASH}')
+    or ${USER_ACCOUNT_KINDS.map((k) => `h.${k} <> coalesce(f.${k}, 0)`).join(' or ')}) ${only('u.id')}
   order by u.id`;
+}
 
-const headCheck = statement<Record<string, never>, Record<string, unknown>>(
-  'ledger_head_check',
-  () => HEAD_CHECK_SQL,
+const headCheck = statement<Record<string, never>, Record<string, unknown>>('ledger_head_check', () =>
+  headCheckSql(),
+);
+const headCheckOf = statement<{ users: number[] }, Record<string, unknown>>('ledger_head_check_users', (p) =>
+  headCheckSql(p('users')),
 );
 
-/** HEAD_CHECK_SQL's rows: the users whose ledger head is wrong (none when all is well). */
-export async function ledgerHeadMismatches(db: Executor): Promise<Record<string, unknown>[]> {
-  return run(db, headCheck, {});
+/** headCheckSql's rows: the users (all, or those given) whose ledger head is wrong (none when all is well). */
+export async function ledgerHeadMismatches(
+  db: Executor,
+  users?: readonly number[],
+): Promise<Record<string, unknown>[]> {
+  return users ? run(db, headCheckOf, { users: [...users] }) : run(db, headCheck, {});
 }
 
 /** Demo mode only: the visible journal entry that gives a user demo cash from the house. */
