@@ -11,8 +11,8 @@ import type { Tx } from './client.js';
 
 /**
  * Transactions on node-postgres that write their BEGIN together with their first statement, and can write
- * their COMMIT together with their last (ADR 0015): an order is then three round trips to PostgreSQL and
- * three writes to its socket, not five.
+ * their COMMIT together with their last (ADR 0015): an order's two statements (ADR 0016) are then two round
+ * trips to PostgreSQL and two writes to its socket, not four.
  *
  * The pool's clients run in node-postgres's pipeline mode: a query is written to the socket when it is
  * issued, not when the one before it has been answered, and PostgreSQL answers them in order. While a
