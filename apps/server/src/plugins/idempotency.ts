@@ -51,17 +51,25 @@ export interface Claim<T> {
   readonly key: string;
   answer?: T;
   /**
-   * The user's ledger as the claim read it under the lock, with the ids drawn for `draw` (idempotent's
-   * option). It is current until the request moves money: take it (takeClaimedLedger) before anything else.
+   * The user's ledger as the claim read it under the lock, with the ids drawn for the tables of `draw`
+   * (idempotent's option). It is current until the request moves money: take it (takeClaimedLedger) before
+   * anything else.
    */
-  ledger?: LedgerRead;
+  ledger?: { read: LedgerRead; draw: readonly PgTable[] };
 }
 
-/** The ledger the claim read, once: afterwards the request reads it again (lockUser). */
-export function takeClaimedLedger(claim: Claim<unknown> | undefined): LedgerRead | undefined {
+/**
+ * The ledger the claim read, if it drew ids for exactly the tables of `draw`; once: afterwards, or when it
+ * drew for other tables, the caller reads it itself (readLedger).
+ */
+export function takeClaimedLedger(
+  claim: Claim<unknown> | undefined,
+  draw: readonly PgTable[],
+): LedgerRead | undefined {
   const ledger = claim?.ledger;
   if (claim) delete claim.ledger;
-  return ledger;
+  const same = ledger?.draw.length === draw.length && ledger.draw.every((table, i) => table === draw[i]);
+  return same ? ledger.read : undefined;
 }
 
 /** The values of answerCte's parameters. */
@@ -128,7 +136,7 @@ export async function idempotent<T>(
     // then the claim of the key, in one statement.
     const draw = options.draw ?? [];
     const [row] = await run(tx, claimStatement(draw), { userId, key, hash });
-    const ledger = takeLedgerRow(tx, userId, row, { draw, locked: true });
+    const read = takeLedgerRow(tx, userId, row, { draw, locked: true });
     if (!row?.key) {
       const [first] = await tx
         .select()
@@ -137,7 +145,7 @@ export async function idempotent<T>(
       if (!first || first.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return JSON.parse(first.response) as T;
     }
-    const claim: Claim<T> = { userId, key, ledger };
+    const claim: Claim<T> = { userId, key, ledger: { read, draw } };
     const result = await work(tx, claim);
     if (claim.answer === undefined) {
       await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });

@@ -261,8 +261,9 @@ export interface OrderAnswer<T> {
 
 /**
  * Writes a new order with everything it causes in one round trip (writeOrderStatement), then queues the
- * message's event. Every id was drawn beforehand (with the user's lock and ledger), so the entry's postings are hashed, the order
- * is complete and its answer rendered before anything is written; the result is the order as written.
+ * message's event. Every id was drawn beforehand (with the user's lock and ledger), so the entry's postings
+ * are hashed, the order is complete and its answer rendered before anything is written; the result is the
+ * order as written.
  */
 async function writeNewOrder<T>(
   tx: Tx,
@@ -334,7 +335,9 @@ export async function placeOrder<T = never>(
   const {
     balances,
     drawn: [orderId = 0, entryId = 0, messageId = 0, drawnPositionId = 0],
-  } = takeClaimedLedger(answer?.claim) ?? (await readLedger(tx, userId, { draw: ORDER_DRAWS, lock: true }));
+  } =
+    takeClaimedLedger(answer?.claim, ORDER_DRAWS) ??
+    (await readLedger(tx, userId, { draw: ORDER_DRAWS, lock: true }));
   // A pending order opens no position yet: its drawn position id stays unused (a gap in the sequence).
   const positionId = fillNow === null ? null : drawnPositionId;
   if (balances.cash < needed) {
