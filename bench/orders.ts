@@ -17,7 +17,8 @@
  * loads bench/server-probe.mjs, which reports its event loop delay, GC pauses and its own time per POST over
  * the measured stretch; PG_PROBE=1 also loads bench/pg-probe.mjs: each statement's time and the waits for a
  * pool connection, and samples pg_stat_activity every 20 ms to show what the backends were doing when orders
- * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's (send time, latency) pairs to path.<database>.json;
+ * were slow. SERVER_NODE_FLAGS adds flags to the server's node. LATENCY_FILE=path writes each measured order's
+ * (send time, latency) pairs, with the stretch's wall-clock start, to path.<database>.json;
  * with PROFILE=1, KEEP_PROFILE=path keeps the server's .cpuprofile there.
  * SERVER_STDOUT=path keeps each server's standard output in path.<port> (with SERVER_NODE_FLAGS=--trace-gc-nvp,
  * the garbage collector's own account of every collection).
@@ -298,7 +299,14 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Busy and total jiffies of the whole machine, and of one process (utime + stime). */
-function cpuTicks(pids: number[]): { busy: number; total: number; proc: number; self: number } {
+function cpuTicks(pids: number[]): {
+  busy: number;
+  total: number;
+  iowait: number;
+  steal: number;
+  proc: number;
+  self: number;
+} {
   const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
     .trim()
     .split(/\s+/)
@@ -318,6 +326,9 @@ function cpuTicks(pids: number[]): { busy: number; total: number; proc: number; 
   return {
     busy: total - idle,
     total,
+    iowait: cpu[4] ?? 0,
+    // time the hypervisor gave this machine's virtual CPUs to others: a noisy neighbour shows here
+    steal: cpu[7] ?? 0,
     proc: pids.reduce((sum, pid) => sum + of(pid), 0),
     self: of(process.pid),
   };
@@ -340,6 +351,9 @@ interface Result {
   lagP99: number;
   errors: Map<string, number>;
   machineCpu: number;
+  /** shares of the machine's CPU time spent waiting for the disk and taken by the hypervisor */
+  iowait: number;
+  steal: number;
   serverCpu: number;
   benchCpu: number;
   profile: string[];
@@ -696,7 +710,7 @@ async function run(label: string, port: number, databaseUrl: string, processes =
     if (process.env['LATENCY_FILE'])
       writeFileSync(
         `${process.env['LATENCY_FILE']}.${label.split(' ')[0]}.json`,
-        JSON.stringify({ startMonotonicMs, timeline }),
+        JSON.stringify({ startMonotonicMs, startWallMs: performance.timeOrigin + start, timeline }),
       );
     const slowWindows = new Set<number>();
     let slowCount = 0;
@@ -729,6 +743,8 @@ async function run(label: string, port: number, databaseUrl: string, processes =
       errors,
       // All as a share of the whole machine (2 cores = 100%); jiffies of /proc/stat are per core.
       machineCpu: ticks > 0 ? (after.busy - before.busy) / ticks : Number.NaN,
+      iowait: ticks > 0 ? (after.iowait - before.iowait) / ticks : Number.NaN,
+      steal: ticks > 0 ? (after.steal - before.steal) / ticks : Number.NaN,
       serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
       benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
       profile: server.profileDir ? topSelfTime(server.profileDir) : [],
@@ -842,6 +858,7 @@ for (const database of DATABASES) {
 }
 
 const fmt = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(1) : String(Math.round(n)));
+const pct = (share: number) => (Number.isNaN(share) ? '-' : `${(100 * share).toFixed(1)}%`);
 console.log(
   `\nOrders: ${RATE}/s target, ${SECONDS} s, ${USERS} users, market buys of 100 shares, one run:\n`,
 );
@@ -880,7 +897,8 @@ for (const r of results) {
   console.log(
     `\n${r.label}: warm-up (${WARMUP} s rising to the rate before the measured stretch, not in the figures above) ` +
       `${r.warm.count} orders answered, p50/p99/max ${fmt(r.warm.p50)} / ${fmt(r.warm.p99)} / ${fmt(r.warm.max)} ms; ` +
-      `measured orders over 25 ms: ${r.slow.count}, sent within ${r.slow.windows} distinct 100 ms windows`,
+      `measured orders over 25 ms: ${r.slow.count}, sent within ${r.slow.windows} distinct 100 ms windows; ` +
+      `machine CPU in iowait ${pct(r.iowait)}, stolen by the hypervisor ${pct(r.steal)}`,
   );
 }
 for (const r of results) {
