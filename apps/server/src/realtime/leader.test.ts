@@ -5,21 +5,25 @@ import { RedisLeader } from './leader.js';
 /** A Redis whose answers the test gives, one at a time, when it chooses. */
 class SlowRedis {
   readonly calls: string[] = [];
-  private readonly answers: ((value: unknown) => void)[] = [];
+  private readonly answers: { resolve: (value: unknown) => void; reject: (error: Error) => void }[] = [];
   set(): Promise<unknown> {
     this.calls.push('set');
-    return new Promise((resolve) => this.answers.push(resolve));
+    return new Promise((resolve, reject) => this.answers.push({ resolve, reject }));
   }
   eval(script: string): Promise<unknown> {
     this.calls.push(script.includes("'del'") ? 'release' : 'renew');
-    return new Promise((resolve) => this.answers.push(resolve));
+    return new Promise((resolve, reject) => this.answers.push({ resolve, reject }));
   }
   get waiting(): number {
     return this.answers.length;
   }
   /** Answers the oldest command still waiting. */
   answer(value: unknown): void {
-    this.answers.shift()?.(value);
+    this.answers.shift()?.resolve(value);
+  }
+  /** Fails the oldest command still waiting. */
+  fail(error: Error): void {
+    this.answers.shift()?.reject(error);
   }
 }
 
@@ -40,6 +44,8 @@ describe('the producer lease', () => {
   });
 
   it('asks again only once Redis has answered, so a late answer cannot undo the lease just taken', async () => {
+    // A key living 10 s: the grant, answered after 3 s, is still good when the renewal is answered.
+    leader = new RedisLeader(redis as unknown as Redis, 'node-a', 'test:leader', 10_000, EVERY_MS);
     leader.start((isLeader) => changes.push(isLeader));
     // Redis takes longer than the renewal period to answer the first SET NX (a paused process, a busy
     // machine). A second SET NX sent meanwhile would be refused (the key is by then this node's own) and,
@@ -68,6 +74,82 @@ describe('the producer lease', () => {
     await vi.advanceTimersByTimeAsync(EVERY_MS * 3);
     expect(changes).toEqual([]);
     expect(leader.isLeader).toBe(false);
+    expect(redis.calls).toEqual(['set', 'release']);
+  });
+
+  it('stops producing when a renewal goes unanswered until the key could expire, and renews when Redis is back', async () => {
+    leader.start((isLeader) => changes.push(isLeader));
+    redis.answer('OK'); // granted at 0 ms: the key lives at least until 5,000 ms
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true]);
+
+    // At 1,500 ms the renewal goes out and Redis is cut off: the client queues it and nothing comes back.
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    expect(redis.calls).toEqual(['set', 'renew']);
+    await vi.advanceTimersByTimeAsync(4_499 - EVERY_MS);
+    expect(leader.isLeader).toBe(true);
+    // A tenth of the time-to-live before the key can expire, and so before another node can take it, this
+    // node stops producing.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(changes).toEqual([true, false]);
+    expect(leader.isLeader).toBe(false);
+    // No second request meanwhile.
+    await vi.advanceTimersByTimeAsync(EVERY_MS * 2);
+    expect(redis.calls).toEqual(['set', 'renew']);
+
+    // Redis comes back at 7,500 ms and answers the queued renewal: the key is still this node's, but the
+    // grant counts from 1,500 ms and has lapsed, so it produces nothing on it...
+    redis.answer(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false]);
+    // ...and renews it next round, rather than asking for a key it holds, and produces again.
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    expect(redis.calls).toEqual(['set', 'renew', 'renew']);
+    redis.answer(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false, true]);
+    // That grant runs its own time: answered renewals keep the node producing.
+    for (let round = 0; round < 5; round += 1) {
+      await vi.advanceTimersByTimeAsync(EVERY_MS);
+      redis.answer(1);
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false, true]);
+  });
+
+  it('stops at once when a renewal is refused or fails, and then asks for the key again', async () => {
+    leader.start((isLeader) => changes.push(isLeader));
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    redis.answer(0); // the key is another node's (it expired and was taken)
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false]);
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    expect(redis.calls).toEqual(['set', 'renew', 'set']);
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false, true]);
+    // A renewal that fails (the connection reset, a script error) stops production just the same.
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    redis.fail(new Error('ECONNRESET'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false, true, false]);
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    expect(redis.calls).toEqual(['set', 'renew', 'set', 'renew', 'set']);
+  });
+
+  it('gives the key back on stop, so another node need not wait for it to expire', async () => {
+    leader.start((isLeader) => changes.push(isLeader));
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(0);
+    const stopped = leader.stop();
+    redis.answer(1);
+    await stopped;
+    expect(changes).toEqual([true, false]);
+    expect(redis.calls).toEqual(['set', 'release']);
+    // Its lease's timer is gone with it: nothing more happens.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(changes).toEqual([true, false]);
     expect(redis.calls).toEqual(['set', 'release']);
   });
 });
