@@ -77,6 +77,61 @@ test('an expired session shows the message and opens the login page after 1.5 s'
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
 
+/** Waits until the page's live socket has been accepted with the session's token. */
+async function socketAuthenticated(page: Page) {
+  const socket = await page.waitForEvent('websocket');
+  await socket.waitForEvent('framereceived', {
+    predicate: (frame) =>
+      typeof frame.payload === 'string' && /"type":"ready","user_id":\d+/.test(frame.payload),
+  });
+}
+
+test('a logout on another device ends the session here at once: the message, then the login page', async ({
+  page,
+}) => {
+  await useLanguage(page, 'en');
+  const phone = freshPhone();
+  await register(page, phone, 'other1');
+  const authenticated = socketAuthenticated(page);
+  await login(page, phone, 'other1');
+  await expect(page).toHaveURL(/#\/pages\/index\/index/);
+  await authenticated;
+  await page.waitForLoadState('networkidle');
+
+  // This page's own requests are held from here on (its charts refresh by themselves, and a refused
+  // refresh would end the session too), all but the check the app makes when its socket is refused: the
+  // socket alone must tell it.
+  await page.route(
+    (url) => url.pathname.startsWith('/api/') && !url.pathname.endsWith('/index/getUserInfo'),
+    () => undefined,
+  );
+  // The other device: the same session ended through the API, while this page only listens.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).not.toBeNull();
+  const answer = await page.request.post('/api/auth/logout', { headers: { token: token ?? '' } });
+  expect(answer.ok()).toBe(true);
+
+  await expect(page.getByText('User information has expired, please log in again')).toBeVisible();
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/, { timeout: 5000 });
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('a logout here says it is done, not that the session expired', async ({ page }) => {
+  await useLanguage(page, 'en');
+  const phone = freshPhone();
+  await register(page, phone, 'mine11');
+  const authenticated = socketAuthenticated(page);
+  await login(page, phone, 'mine11');
+  await authenticated;
+  await page.getByRole('navigation', { name: 'Main menu' }).getByText('My page').click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByText('Do you want to log out?')).toBeVisible();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
+  await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
+  await expect(page.getByText('You have logged out')).toBeVisible();
+  await expect(page.getByText('User information has expired, please log in again')).toHaveCount(0);
+});
+
 const registrationMessages = {
   en: {
     phoneRequired: 'Please enter your mobile number',

@@ -105,6 +105,27 @@ describe('api client', () => {
     expect(deps.openLogin).toHaveBeenCalledOnce();
   });
 
+  it('does not end the session it has now for a 401 to a token it has let go of', async () => {
+    // A logout clears the session first, then sends its token; the session is gone or another by then.
+    let current: string | null = 'tok';
+    const { deps, api } = setup(() => {
+      current = 'new-login';
+      return Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null }));
+    });
+    deps.getToken = () => current; // the client reads it on every request
+    await expect(
+      api.request({ method: 'POST', path: '/auth/logout', schema: ZData, toast: false, token: 'old' }),
+    ).rejects.toMatchObject({ code: 401, status: 401 });
+    expect((deps.fetch.mock.calls[0]?.[1]?.headers as Record<string, string>).token).toBe('old');
+    // Nor does a 401 answered after the app moved on to another token, for a request sent with the old one.
+    current = 'tok';
+    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({ code: 401 });
+    vi.advanceTimersByTime(1500);
+    expect(deps.clearSession).not.toHaveBeenCalled();
+    expect(deps.toast).not.toHaveBeenCalled();
+    expect(deps.openLogin).not.toHaveBeenCalled();
+  });
+
   it('schedules one redirect for several 401s', async () => {
     const { deps, api } = setup(() =>
       Promise.resolve(jsonResponse(401, { code: 401, msg: 'x', data: null })),

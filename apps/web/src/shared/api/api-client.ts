@@ -6,7 +6,8 @@ import { ApiError, CLIENT_CODES } from './api-error';
  * The one place that talks to the API and turns failures into toasts (specification §7, §8):
  * adds `lang` and `token`, times out after 5000 ms, parses the envelope with the contract's schemas,
  * shows a 2000 ms failure toast and rejects with an ApiError; on a 401 clears the session, shows the
- * expiry message and opens the login page after 1500 ms.
+ * expiry message and opens the login page after 1500 ms (only if the refused token is still the session's:
+ * a refusal of a token the app has let go of, or moved on from, says nothing about the session it has now).
  */
 export interface ApiClientDeps {
   fetch: typeof fetch;
@@ -53,6 +54,8 @@ export interface RequestOptions<S extends z.ZodType> {
   signal?: AbortSignal;
   /** Overrides the client's timeout for this request. */
   timeoutMs?: number;
+  /** Sends this token instead of the session's: for a session the app has already let go of (logout). */
+  token?: string;
 }
 
 export interface FileOptions {
@@ -111,8 +114,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return `${deps.baseUrl}${path}?${params.toString()}`;
   }
 
-  function sessionExpired(status: number, data: unknown): ApiError {
+  /** The error for a 401 to `token`; ends the session first if that token is still the session's. */
+  function sessionExpired(status: number, data: unknown, token: string | null): ApiError {
     const msg = deps.texts().sessionExpired;
+    const error = new ApiError({ code: ERRORS.UNAUTHENTICATED.code, msg, data, status });
+    if (token !== deps.getToken()) return error;
     deps.clearSession();
     deps.toast(msg, failureToastMs);
     if (!redirectPending) {
@@ -122,7 +128,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         deps.openLogin();
       }, redirectMs);
     }
-    return new ApiError({ code: ERRORS.UNAUTHENTICATED.code, msg, data, status });
+    return error;
   }
 
   async function request<S extends z.ZodType>(options: RequestOptions<S>): Promise<z.output<S>> {
@@ -142,7 +148,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (external?.aborted === true) controller.abort();
     external?.addEventListener('abort', cancel);
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
-    const token = deps.getToken();
+    const token = options.token ?? deps.getToken();
     if (token !== null && token !== '') headers.token = token;
     let body: string | FormData | undefined;
     if (options.form !== undefined) {
@@ -187,7 +193,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     const failure = ZFailureEnvelope.safeParse(payload);
     if (!failure.success) {
-      if (response.status === 401) throw sessionExpired(401, payload);
+      if (response.status === 401) throw sessionExpired(401, payload, token);
       throw fail(
         new ApiError({
           code: CLIENT_CODES.badResponse,
@@ -198,7 +204,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
     const { code, msg, data } = failure.data;
     // The session-expired code. (A failed login is HTTP 401 with its own code and is a normal failure.)
-    if (code === ERRORS.UNAUTHENTICATED.code) throw sessionExpired(response.status, data);
+    if (code === ERRORS.UNAUTHENTICATED.code) throw sessionExpired(response.status, data, token);
     if (code !== OK_CODE || !response.ok) {
       throw fail(new ApiError({ code, msg: msg === '' ? 'error' : msg, data, status: response.status }));
     }
@@ -263,7 +269,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
     const failure = ZFailureEnvelope.safeParse(payload);
     if (!failure.success) {
-      if (response.status === 401) throw sessionExpired(401, payload);
+      if (response.status === 401) throw sessionExpired(401, payload, token);
       throw fail(
         new ApiError({
           code: CLIENT_CODES.badResponse,
@@ -273,7 +279,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       );
     }
     const { code, msg, data } = failure.data;
-    if (code === ERRORS.UNAUTHENTICATED.code) throw sessionExpired(response.status, data);
+    if (code === ERRORS.UNAUTHENTICATED.code) throw sessionExpired(response.status, data, token);
     throw fail(new ApiError({ code, msg: msg === '' ? 'error' : msg, data, status: response.status }));
   }
 

@@ -59,13 +59,16 @@ const last = () => {
   return socket;
 };
 
-function setup(options: { token?: string | null; random?: () => number } = {}) {
+function setup(
+  options: { token?: string | null; random?: () => number; onRefused?: (token: string) => void } = {},
+) {
   let token = options.token ?? null;
   const connection = new RealtimeConnection({
     url: () => 'ws://test/api/ws',
     createSocket: (url) => new FakeSocket(url),
     getToken: () => token,
     random: options.random ?? (() => 0.5),
+    onRefused: options.onRefused,
   });
   return {
     connection,
@@ -160,6 +163,35 @@ describe('realtime connection', () => {
     expect(FakeSocket.instances).toHaveLength(2);
     last().open();
     expect(last().sent).toEqual([{ op: 'subscribe', symbols: ['7203', '6758'] }]);
+  });
+
+  it('tells the app once when the server refuses the token it holds, and not after a logout', () => {
+    const refused = vi.fn();
+    const { connection, setToken } = setup({ token: 'T1', onRefused: refused });
+    connection.subscribe(['7203']);
+    last().open();
+    expect(last().sent[0]).toEqual({ op: 'auth', token: 'T1' });
+    last().receive({ type: 'error', code: 400, msg: 'bad command' });
+    expect(refused).not.toHaveBeenCalled();
+    // A logout on another device: the server ends the session and says so on the socket.
+    last().receive({ type: 'error', code: 401, msg: 'session ended' });
+    expect(refused).toHaveBeenCalledExactlyOnceWith('T1');
+    // The socket is anonymous now: a second 401 is not a second refusal of the session...
+    last().receive({ type: 'error', code: 401, msg: 'session ended' });
+    expect(refused).toHaveBeenCalledOnce();
+    // ...and the same token, once confirmed by the app, is sent again.
+    connection.tokenChanged();
+    expect(last().sent.at(-1)).toEqual({ op: 'auth', token: 'T1' });
+
+    // After a logout here, the socket has been replaced by an anonymous one: a refusal that comes late, on
+    // the old socket or the new, is not the app's concern.
+    const old = last();
+    setToken(null);
+    expect(old.closed).toBe(true);
+    old.receive({ type: 'error', code: 401, msg: 'session ended' });
+    last().open();
+    last().receive({ type: 'error', code: 401, msg: 'session ended' });
+    expect(refused).toHaveBeenCalledOnce();
   });
 
   it('reference-counts subscriptions', () => {

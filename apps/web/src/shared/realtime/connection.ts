@@ -1,4 +1,5 @@
 import {
+  ERRORS,
   WS_HEARTBEAT_MS,
   WS_MAX_SYMBOLS,
   ZWsMessage,
@@ -49,6 +50,11 @@ export interface RealtimeDeps {
   idleTimeoutMs?: number;
   /** How long the socket stays open after the last user leaves (page changes should not reconnect). */
   lingerMs?: number;
+  /**
+   * The server refused the token this socket authenticated with (expired, logged out elsewhere, ended by a
+   * password change), and it is still the app's token: the app's session is over. Called once per refusal.
+   */
+  onRefused?: (token: string) => void;
   log?: (message: string, detail?: unknown) => void;
 }
 
@@ -61,7 +67,8 @@ export function backoffDelay(attempt: number, random: () => number, baseMs = 500
 type Listener<T> = (value: T) => void;
 
 export class RealtimeConnection {
-  private readonly deps: Required<Omit<RealtimeDeps, 'log'>> & Pick<RealtimeDeps, 'log'>;
+  private readonly deps: Required<Omit<RealtimeDeps, 'log' | 'onRefused'>> &
+    Pick<RealtimeDeps, 'log' | 'onRefused'>;
   private socket: SocketLike | null = null;
   private state: ConnectionState = 'idle';
   private attempt = 0;
@@ -353,10 +360,22 @@ export class RealtimeConnection {
         break;
       case 'error':
         this.deps.log?.(`websocket: server error ${message.code}`, message.msg);
+        if (message.code === ERRORS.UNAUTHENTICATED.code) this.refused();
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * The server answered 401: the token it had (the one sent last) is no good, and the socket goes on as an
+   * anonymous one. The app is told only if that token is still its own; after a logout or a new login the
+   * refusal is old news and tokenChanged has already dealt with it.
+   */
+  private refused(): void {
+    const token = this.authedToken;
+    this.authedToken = null;
+    if (token !== null && token === this.deps.getToken()) this.deps.onRefused?.(token);
   }
 
   private heard(): void {

@@ -1,5 +1,6 @@
-import { WS_PATH, type TUserEvent } from '@kabuto/contract';
+import { WS_PATH, ZUserInfo, type TUserEvent } from '@kabuto/contract';
 import { useEffect } from 'react';
+import { api } from '../api/client';
 import { queryClient } from '../api/query-client';
 import { sessionStore } from '../session/session';
 import { RealtimeConnection } from './connection';
@@ -17,10 +18,28 @@ export const realtime = new RealtimeConnection({
   url: socketUrl,
   createSocket: (url) => new WebSocket(url),
   getToken: () => sessionStore.getState().token,
+  onRefused: () => {
+    checkSession();
+  },
   log: (message, detail) => {
     if (import.meta.env.DEV) console.debug(message, detail);
   },
 });
+
+/**
+ * The socket was told its session has ended (a logout on another device, a password change, expiry). A 401
+ * on the socket does not say which of the tokens sent on it was refused, so the API is asked: if it refuses
+ * the session too, the API client ends it as for any refused request (the expiry message, then the login
+ * page); if it accepts it, the socket authenticates again.
+ */
+function checkSession(): void {
+  api.request({ path: '/index/getUserInfo', schema: ZUserInfo, toast: false }).then(
+    () => {
+      realtime.tokenChanged();
+    },
+    () => undefined,
+  );
+}
 
 let lastToken = sessionStore.getState().token;
 sessionStore.subscribe(() => {
