@@ -298,7 +298,7 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** Busy and total jiffies of the whole machine, and of one process (utime + stime). */
+/** Busy and total jiffies of the whole machine (and its iowait and steal), and of processes (utime + stime). */
 function cpuTicks(pids: number[]): {
   busy: number;
   total: number;
