@@ -3,7 +3,7 @@ import { and, eq, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/types.js';
 import { run, statement, type Statement } from '../db/statement.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { takeLedgerRow, userLockCte, type LedgerRead, type LedgerRow } from '../modules/ledger/ledger.js';

@@ -7,7 +7,7 @@ import type {
   TReviewStatus,
   TWithdrawalReview,
 } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import {
   bankAccounts,
   deposits,

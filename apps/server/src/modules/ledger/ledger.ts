@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, getTableName, is, isNull, sql } from 'drizzle-orm';
 import { PgTransaction, type PgTable } from 'drizzle-orm/pg-core';
 import { negSen, sen, type Sen } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { run, statement, type Statement } from '../../db/statement.js';
 import { ledgerAccounts, ledgerHeads, type postings } from '../../db/schema.js';
 

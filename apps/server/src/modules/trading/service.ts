@@ -14,7 +14,7 @@ import {
   type TClosePositionRequest,
   type TPlaceOrderRequest,
 } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import {
   NO_ANSWER,
