@@ -44,6 +44,13 @@ const boundaries = [
     }),
   },
   {
+    files: ['packages/client/**/*.ts'],
+    rules: restricted({
+      group: ['**/apps/**', '@kabuto/server', '@kabuto/server/*', '@kabuto/web', '@kabuto/console'],
+      message: 'the client core imports only the contract: the apps build on it, not it on them',
+    }),
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     rules: restricted({
       group: ['**/apps/server/**', '@kabuto/server', '@kabuto/server/*'],

@@ -54,7 +54,7 @@ export const ZIndexQuotes = z.array(ZIndexQuote);
 export function marketStatusQuery() {
   return queryOptions({
     queryKey: marketKeys.status(),
-    queryFn: () => api.request({ path: '/market/status', schema: ZMarketStatus, toast: false }),
+    queryFn: () => api.request({ path: '/market/status', schema: ZMarketStatus, notify: false }),
     staleTime: 30_000,
     refetchInterval: 60_000,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, CLIENT_CODES } from '../api/api-error';
+import { ApiError, CLIENT_CODES } from '@kabuto/client/api-error';
 import { createIdempotentAction, sendWithRetry } from './idempotent';
 
 const networkError = () => new ApiError({ code: CLIENT_CODES.network, msg: 'network', status: 0 });

@@ -1,4 +1,4 @@
-import { CLIENT_CODES, isApiError } from '../api/api-error';
+import { CLIENT_CODES, isApiError } from '@kabuto/client/api-error';
 
 /**
  * One Idempotency-Key per order attempt. `send` starts a new attempt with a fresh key; `retry` sends the

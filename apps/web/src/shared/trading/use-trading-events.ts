@@ -44,7 +44,7 @@ async function fillOf(event: TUserEvent) {
         path: '/trade/order',
         query: { order_no: orderNo },
         schema: ZOrder,
-        toast: false,
+        notify: false,
       })
       .catch(() => null);
     name ??= order?.name ?? null;

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd-mobile';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime } from '@/shared/format/format';
 import { switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS } from '@/shared/navigation/routes';

@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
 import { navigateTo } from '@/shared/navigation/nav';
 import { webviewUrl } from '@/shared/navigation/routes';

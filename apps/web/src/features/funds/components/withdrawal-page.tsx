@@ -12,7 +12,7 @@ import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';

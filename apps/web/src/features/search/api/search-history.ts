@@ -15,7 +15,7 @@ export function useAddHistory() {
         path: '/search/addHistory',
         body: { query },
         schema: z.unknown(),
-        toast: false,
+        notify: false,
       }),
     onSettled: () => client.invalidateQueries({ queryKey: marketKeys.history(userId) }),
   });

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldIssuesOf } from '@/shared/api/api-error';
+import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { queryClient } from '@/shared/api/query-client';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/price';

@@ -1,6 +1,9 @@
 import type { FieldIssue } from '@kabuto/contract';
 
-/** A failed call: the envelope's code and msg, its data, and the HTTP status (0 without an answer). */
+/**
+ * A failed call, in the web app and the console alike: the envelope's code and msg (already localized by
+ * the server), its data, and the HTTP status (0 when there was no readable answer).
+ */
 export class ApiError extends Error {
   readonly code: number;
   readonly msg: string;
@@ -24,7 +27,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** The field issues of a validation failure (HTTP 400, code 400), if any. */
+/** The field issues of a validation failure (code 400): `{field, rule, message}`, already translated. */
 export function fieldIssuesOf(error: unknown): FieldIssue[] {
   if (!isApiError(error) || typeof error.data !== 'object' || error.data === null) return [];
   const issues: unknown = (error.data as { issues?: unknown }).issues;
@@ -33,7 +36,7 @@ export function fieldIssuesOf(error: unknown): FieldIssue[] {
     (i): i is FieldIssue =>
       typeof i === 'object' &&
       i !== null &&
-      typeof (i as FieldIssue).field === 'string' &&
-      typeof (i as FieldIssue).message === 'string',
+      typeof (i as { field?: unknown }).field === 'string' &&
+      typeof (i as { message?: unknown }).message === 'string',
   );
 }
