@@ -1,10 +1,10 @@
-import { localeOf, type TIndexQuote } from '@kabuto/contract';
+import { type TIndexQuote } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { changeClass, formatChangeBp, formatPoints } from '../format/price';
 import { useIndexStream } from '../realtime/realtime';
-import { useSession } from '../session/session';
 import { indicesQuery } from './market-api';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** Nikkei 225 and TOPIX: level, change and change %, live from the stream. */
 export function IndexCards() {
@@ -22,7 +22,7 @@ export function IndexCards() {
 
 function IndexCard({ index }: { index: TIndexQuote }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const cls = changeClass(index.change);
   const name = t(`market.${index.id}`);
   return (

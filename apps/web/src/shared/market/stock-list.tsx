@@ -1,4 +1,4 @@
-import { localeOf, type Locale, type TStockRow } from '@kabuto/contract';
+import { type Locale, type TStockRow } from '@kabuto/contract';
 import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,10 +11,10 @@ import {
 import { navigateTo } from '../navigation/nav';
 import { stockDetailUrl } from '../navigation/routes';
 import { useQuoteStream } from '../realtime/realtime';
-import { useSession } from '../session/session';
 import { StaleMarker } from './stale-marker';
 import { useIsStale } from './staleness';
 import { WatchStar } from './watch-star';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * A list of stocks: name and code, price, change % (coloured), volume and the watchlist star. Rows are
@@ -89,7 +89,7 @@ export function StockList({
   onPick?: (row: TStockRow) => void;
 }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const [sort, setSort] = useState<SortState | null>(null);
   const shown = useMemo(() => sortRows(rows, sort), [rows, sort]);
   const codes = useMemo(() => shown.map((r) => r.code), [shown]);

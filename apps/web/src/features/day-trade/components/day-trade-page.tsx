@@ -1,4 +1,4 @@
-import { localeOf, MARGIN_RULES, sen, type TPosition } from '@kabuto/contract';
+import { MARGIN_RULES, sen, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ import { ordersQuery, positionsQuery, rulesQuery } from '@/shared/trading/tradin
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/index/rinei/index (specification §2, the day/spot trade screen): day-trade margin. The
@@ -53,7 +54,7 @@ export function DayTradePage() {
 
 function Rules() {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const rules = useQuery(rulesQuery()).data;
   const initial = (rules?.initial_margin_bp ?? MARGIN_RULES.initialMarginBp) / 100;
   const maintenance = (rules?.maintenance_bp ?? MARGIN_RULES.maintenanceBp) / 100;
@@ -185,7 +186,7 @@ function TodayPositions() {
 
 function PositionCard({ position, reason }: { position: TPosition; reason: string | null }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const isClosed = position.status === 'closed';
   const rows: TradeCardRow[] = [
     [

@@ -1,4 +1,4 @@
-import { localeOf, sen, type TOrder, type TPosition } from '@kabuto/contract';
+import { sen, type TOrder, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { useCancelOrder } from '../hooks/use-trading-actions';
 import { directionLabel, leverageLabel, orderKindLabel, plClass, priceTypeLabel } from '../labels';
 import { ClosePositionSheet } from './close-position-sheet';
 import { useState } from 'react';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/order/order: holding, closed, pending and IPO results (specification §2). */
 const TABS: readonly OrdersTab[] = ['holding', 'closed', 'pending', 'ipo'];
@@ -68,7 +69,7 @@ function OrdersTabs() {
 function useIds() {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => (s.token === null ? null : s.userId));
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return { token, userId, locale };
 }
 

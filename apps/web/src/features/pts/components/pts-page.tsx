@@ -1,4 +1,4 @@
-import { localeOf, sen, type TOrder, type TStockRow, type TTradingRules } from '@kabuto/contract';
+import { sen, type TOrder, type TStockRow, type TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -22,6 +22,7 @@ import { useCancelOrder } from '@/shared/trading/use-cancel-order';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/index/pts/pts: the PTS (pre-market) screen. The session banner (8:20-16:00 on business
@@ -207,7 +208,7 @@ function ApplicationList() {
 
 function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; onCancel: () => void }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const reason = reasonLabel(t, order.reason);
   const rows: TradeCardRow[] = [
     ['order-no', t('orders.orderNo'), order.order_no],

@@ -1,13 +1,13 @@
-import { localeOf, sen, type TTradingRules } from '@kabuto/contract';
+import { sen, type TTradingRules } from '@kabuto/contract';
 import { Button, Switch } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
 import { formatShares } from '@/shared/format/price';
-import { useSession } from '@/shared/session/session';
 import { Segmented, StepperField } from '@/shared/ui/segmented';
 import { tickSizeAt, type Leverage } from './order-ticket';
 import type { OrderTicket } from './use-order-ticket';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * The order ticket's markup. `full` (the stock page) adds the day-trade switch and its note and the
@@ -18,7 +18,7 @@ export type TicketVariant = 'full' | 'compact';
 /** The published commission in plain words; '' while the rules are loading. */
 export function useFeeScheduleText(rules: TTradingRules | undefined): string {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   if (rules === undefined) return '';
   if (rules.fee_bp === 0 && rules.fee_min === 0) return t('trading.commissionZero');
   return t('trading.commissionRate', {

@@ -1,4 +1,4 @@
-import { LOT_SIZE, localeOf, sen, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
+import { LOT_SIZE, sen, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -10,7 +10,6 @@ import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/pric
 import { tContract } from '@/shared/i18n/i18n';
 import { marketStatusQuery } from '@/shared/market/market-api';
 import { useIsStale } from '@/shared/market/staleness';
-import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { showSuccess } from '@/shared/ui/toast';
 import { createIdempotentAction, sendWithRetry } from '../idempotent';
@@ -33,6 +32,7 @@ import {
   type Venue,
 } from './order-ticket';
 import { OrderConfirmList } from './order-ticket-view';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 const message = (issue: TicketIssue | null) => (issue === null ? null : tContract(issue.key, issue.params));
 
@@ -65,7 +65,7 @@ export function useOrderTicket({
   defaultLeverage?: Leverage;
 }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { userInfo } = useUserInfo();
   const status = useQuery(marketStatusQuery()).data;
   const stale = useIsStale(quote.time);
