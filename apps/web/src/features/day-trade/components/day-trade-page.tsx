@@ -4,23 +4,23 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
-import { marketListQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { useViewer } from '@/shared/market/viewer';
+import { marketListQuery } from '@/domains/market/market-api';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { useViewer } from '@/domains/market/viewer';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { FeeScheduleNote, OrderTicketForm } from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
+import { FeeScheduleNote, OrderTicketForm } from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
 import {
   closeReasons,
   closedDayTradesToday,
   holdingDayTrades,
   reasonLabel,
-} from '@/shared/trading/order-labels';
-import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
-import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/shared/trading/trade-card';
-import { ordersQuery, positionsQuery, rulesQuery } from '@/shared/trading/trading-api';
+} from '@/domains/trading/order-labels';
+import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
+import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/domains/trading/trade-card';
+import { ordersQuery, positionsQuery, rulesQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';

@@ -12,7 +12,7 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { webviewUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
-import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
+import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';

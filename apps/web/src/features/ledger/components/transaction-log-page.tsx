@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
-import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/shared/trading/trading-api';
+import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';

@@ -15,11 +15,11 @@ import {
   priceDecimalsOf,
   type PriceDecimals,
 } from '@/shared/format/price';
-import { marketStatusQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { StaleMarker } from '@/shared/market/stale-marker';
-import { useIsStale } from '@/shared/market/staleness';
-import { WatchStar } from '@/shared/market/watch-star';
+import { marketStatusQuery } from '@/shared/market-clock/market-status';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { StaleMarker } from '@/domains/market/stale-marker';
+import { useIsStale } from '@/shared/market-clock/staleness';
+import { WatchStar } from '@/domains/market/watch-star';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';

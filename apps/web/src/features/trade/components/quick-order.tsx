@@ -6,10 +6,10 @@ import {
   FeeScheduleNote,
   OrderTicketForm,
   useFeeScheduleText,
-} from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
-import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
-import { rulesQuery } from '@/shared/trading/trading-api';
+} from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
+import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
+import { rulesQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 
 /**

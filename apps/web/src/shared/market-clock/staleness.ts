@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { marketStatusQuery } from './market-api';
+import { marketStatusQuery } from './market-status';
 import { lastFeedBeat } from '../realtime/realtime';
 import { isQuoteStale } from './stale-rule';
 

@@ -2,11 +2,11 @@ import type { TMarketList, TStockDetail, TStockRow } from '@kabuto/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { i18n } from '../i18n/i18n';
-import { navigateTo } from '../navigation/nav';
-import { PAGE_PATHS } from '../navigation/routes';
-import { useSession } from '../session/session';
-import { showSuccess } from '../ui/toast';
+import { i18n } from '@/shared/i18n/i18n';
+import { navigateTo } from '@/shared/navigation/nav';
+import { PAGE_PATHS } from '@/shared/navigation/routes';
+import { useSession } from '@/shared/session/session';
+import { showSuccess } from '@/shared/ui/toast';
 import { marketKeys, setWatched } from './market-api';
 
 /** Sets the `watched` flag of a code in every cached list and detail (optimistically, then confirmed). */

@@ -7,12 +7,12 @@ import {
   formatCompact,
   formatPlainPrice,
   priceDecimalsOf,
-} from '../format/price';
-import { navigateTo } from '../navigation/nav';
-import { stockDetailUrl } from '../navigation/routes';
-import { useQuoteStream } from '../realtime/realtime';
+} from '@/shared/format/price';
+import { navigateTo } from '@/shared/navigation/nav';
+import { stockDetailUrl } from '@/shared/navigation/routes';
+import { useQuoteStream } from '@/shared/realtime/realtime';
 import { StaleMarker } from './stale-marker';
-import { useIsStale } from './staleness';
+import { useIsStale } from '@/shared/market-clock/staleness';
 import { WatchStar } from './watch-star';
 import { useLocale } from '@/shared/i18n/use-locale';
 

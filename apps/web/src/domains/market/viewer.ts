@@ -1,5 +1,5 @@
 import type { LangCode } from '@kabuto/contract';
-import { useSession } from '../session/session';
+import { useSession } from '@/shared/session/session';
 
 /** Who is looking: the language (names are localized) and the user (watchlist flags). */
 export function useViewer(): { lang: LangCode; userId: number | null; token: string | null } {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useStaleSeconds } from './staleness';
+import { useStaleSeconds } from '@/shared/market-clock/staleness';
 
 /** The visible "delayed" label of a stale quote. */
 export function StaleMarker() {

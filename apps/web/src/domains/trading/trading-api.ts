@@ -10,8 +10,8 @@ import {
 } from '@kabuto/contract';
 import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../api/client';
-import { userInfoKeys } from '../session/user-info-query';
+import { api } from '@/shared/api/client';
+import { userInfoKeys } from '@/shared/session/user-info-query';
 
 /**
  * Trading and ledger calls, shared by the stock detail (order form), the orders pages and the

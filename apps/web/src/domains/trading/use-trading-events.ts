@@ -1,13 +1,13 @@
 import { localeOf, numberFormat, ZOrder, type TUserEvent } from '@kabuto/contract';
 import { useEffect } from 'react';
-import { api } from '../api/client';
-import { queryClient } from '../api/query-client';
-import { formatDateTime } from '../format/format';
-import { formatPriceAuto } from '../format/price';
-import { i18n } from '../i18n/i18n';
-import { subscribeUserEvents } from '../realtime/realtime';
-import { sessionStore, useSession } from '../session/session';
-import { showSuccess, showToast } from '../ui/toast';
+import { api } from '@/shared/api/client';
+import { queryClient } from '@/shared/api/query-client';
+import { formatDateTime } from '@/shared/format/format';
+import { formatPriceAuto } from '@/shared/format/price';
+import { i18n } from '@/shared/i18n/i18n';
+import { subscribeUserEvents } from '@/shared/realtime/realtime';
+import { sessionStore, useSession } from '@/shared/session/session';
+import { showSuccess, showToast } from '@/shared/ui/toast';
 import { invalidateTrading } from './trading-api';
 
 /** The user events of trading; each one changes orders, positions, the ledger and the account figures. */

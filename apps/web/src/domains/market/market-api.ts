@@ -2,7 +2,6 @@ import {
   ZBars,
   ZIndexQuote,
   ZMarketList,
-  ZMarketStatus,
   ZSearchHistory,
   ZSearchResults,
   ZSectors,
@@ -15,7 +14,8 @@ import {
 } from '@kabuto/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../api/client';
+import { api } from '@/shared/api/client';
+import { marketStatusKey } from '@/shared/market-clock/market-status';
 
 /**
  * Market queries shared by the home, market, search and stock-detail features. Keys carry the language
@@ -34,7 +34,7 @@ type Viewer = { lang: LangCode; userId: number | null };
 
 export const marketKeys = {
   all: ['market'] as const,
-  status: () => ['market', 'status'] as const,
+  status: marketStatusKey,
   indices: () => ['market', 'indices'] as const,
   lists: () => ['market', 'list'] as const,
   list: (v: Viewer, p: ListParams) =>
@@ -50,15 +50,6 @@ export const marketKeys = {
 };
 
 export const ZIndexQuotes = z.array(ZIndexQuote);
-
-export function marketStatusQuery() {
-  return queryOptions({
-    queryKey: marketKeys.status(),
-    queryFn: () => api.request({ path: '/market/status', schema: ZMarketStatus, notify: false }),
-    staleTime: 30_000,
-    refetchInterval: 60_000,
-  });
-}
 
 export function indicesQuery() {
   return queryOptions({

@@ -2,8 +2,8 @@ import type { TOrder } from '@kabuto/contract';
 import { Dialog } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { queryClient } from '../api/query-client';
-import { showSuccess } from '../ui/toast';
+import { queryClient } from '@/shared/api/query-client';
+import { showSuccess } from '@/shared/ui/toast';
 import { createIdempotentAction, sendWithRetry } from './idempotent';
 import { cancelOrder, invalidateTrading } from './trading-api';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { navigateTo } from '../navigation/nav';
-import { PAGE_PATHS } from '../navigation/routes';
+import { navigateTo } from '@/shared/navigation/nav';
+import { PAGE_PATHS } from '@/shared/navigation/routes';
 
 /** A search field look-alike that opens the search page. */
 export function SearchEntry() {

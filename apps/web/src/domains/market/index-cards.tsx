@@ -1,8 +1,8 @@
 import { type TIndexQuote } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { changeClass, formatChangeBp, formatPoints } from '../format/price';
-import { useIndexStream } from '../realtime/realtime';
+import { changeClass, formatChangeBp, formatPoints } from '@/shared/format/price';
+import { useIndexStream } from '@/shared/realtime/realtime';
 import { indicesQuery } from './market-api';
 import { useLocale } from '@/shared/i18n/use-locale';
 

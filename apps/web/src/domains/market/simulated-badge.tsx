@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { marketStatusQuery } from './market-api';
+import { marketStatusQuery } from '@/shared/market-clock/market-status';
 
 /** Says that prices are simulated (and, in always-open mode, that the market is kept open for the demo). */
 export function SimulatedBadge({ className }: { className?: string }) {
