@@ -1,12 +1,12 @@
 import { sen, type TTradingRules } from '@kabuto/contract';
-import { Button, Switch } from 'antd-mobile';
+import { Button, Dialog, Switch } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
 import { formatShares } from '@/shared/format/price';
 import { Segmented, StepperField } from '@/shared/ui/segmented';
 import { tickSizeAt, type Leverage } from './order-ticket';
-import type { OrderTicket } from './use-order-ticket';
+import type { OrderTicket, TicketDialogs } from './use-order-ticket';
 import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
@@ -62,6 +62,30 @@ export function OrderConfirmList({ rows }: { rows: readonly (readonly [string, s
       ))}
     </dl>
   );
+}
+
+/**
+ * The order ticket's dialogs in antd-mobile: the confirm dialog lists the order's rows with `confirmNotes`
+ * under them (the venue's or the tab's own notes).
+ */
+export function useTicketDialogs(confirmNotes?: ReactNode): TicketDialogs {
+  const { t } = useTranslation();
+  return {
+    confirmOrder: (rows) =>
+      Dialog.confirm({
+        title: t('trading.confirmTitle'),
+        content: (
+          <>
+            <OrderConfirmList rows={rows} />
+            {confirmNotes}
+          </>
+        ),
+        confirmText: t('trading.confirmPlace'),
+        cancelText: t('common.cancel'),
+      }),
+    confirm: (options) => Dialog.confirm(options),
+    alert: (options) => Dialog.alert(options),
+  };
 }
 
 /** The whole ticket as a form: `header` goes first (the quick order's stock picker), `footer` last. */

@@ -10,7 +10,11 @@ import { useViewer } from '@/domains/market/viewer';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { FeeScheduleNote, OrderTicketForm } from '@/domains/trading/order-ticket/order-ticket-view';
+import {
+  FeeScheduleNote,
+  OrderTicketForm,
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
 import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
 import {
   closeReasons,
@@ -119,7 +123,7 @@ function DayTradeTicket({ rows, stock, rules, onPick }: PickedStockTicketProps) 
     fixed: { dayTrade: true },
     leverages: [2, 3],
     defaultLeverage: 3,
-    confirmNotes: <p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>,
+    dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>),
   });
   return (
     <OrderTicketForm

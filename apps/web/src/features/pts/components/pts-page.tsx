@@ -14,7 +14,11 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { OrderTicketForm, FeeScheduleNote } from '@/domains/trading/order-ticket/order-ticket-view';
+import {
+  OrderTicketForm,
+  FeeScheduleNote,
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
 import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
 import { orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
 import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/domains/trading/trade-card';
@@ -159,7 +163,7 @@ function ApplicationForm({
     rules,
     venue: 'pts',
     fixed: { direction: 'long', leverage: 1 },
-    confirmNotes: <p className="trade-confirm__note">{t('pts.cashNote')}</p>,
+    dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('pts.cashNote')}</p>),
   });
   return (
     <OrderTicketForm

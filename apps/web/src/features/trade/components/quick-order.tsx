@@ -6,6 +6,7 @@ import {
   FeeScheduleNote,
   OrderTicketForm,
   useFeeScheduleText,
+  useTicketDialogs,
 } from '@/domains/trading/order-ticket/order-ticket-view';
 import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
 import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
@@ -46,13 +47,13 @@ function QuickOrderTicket({ rows, stock, rules, onPick }: PickedStockTicketProps
     stock,
     quote: stock.quote,
     rules,
-    confirmNotes: (
+    dialogs: useTicketDialogs(
       <>
         <p className="trade-confirm__note" data-testid="order-confirm-fees">
           {feeSchedule}
         </p>
         <p className="trade-confirm__note">{t('aiTrade.confirmOwnDecision')}</p>
-      </>
+      </>,
     ),
   });
   return (

@@ -1,7 +1,6 @@
 import { LOT_SIZE, sen, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Dialog } from 'antd-mobile';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { queryClient } from '@/shared/api/query-client';
@@ -31,10 +30,22 @@ import {
   type TicketStock,
   type Venue,
 } from './order-ticket';
-import { OrderConfirmList } from './order-ticket-view';
 import { useLocale } from '@/shared/i18n/use-locale';
 
 const message = (issue: TicketIssue | null) => (issue === null ? null : tContract(issue.key, issue.params));
+
+/**
+ * The dialogs an order ticket opens, given by the view (order-ticket-view.tsx's ticketDialogs) so that this
+ * hook is logic only; a test passes its own.
+ */
+export interface TicketDialogs {
+  /** The confirm dialog of an order, shown as its rows; true places the order. */
+  confirmOrder: (rows: readonly (readonly [string, string])[]) => Promise<boolean>;
+  /** A yes/no question (the retry prompt after an unknown outcome). */
+  confirm: (options: { content: string; confirmText: string; cancelText: string }) => Promise<boolean>;
+  /** A message with one button. */
+  alert: (options: { title?: string; content: string; confirmText: string }) => Promise<void>;
+}
 
 /**
  * One order ticket's state and behaviour: the fields, their validation (client rules first, then the
@@ -45,7 +56,7 @@ export function useOrderTicket({
   stock,
   quote,
   rules,
-  confirmNotes,
+  dialogs,
   venue = 'exchange',
   fixed = {},
   leverages = [1, 2, 3],
@@ -54,8 +65,7 @@ export function useOrderTicket({
   stock: TicketStock;
   quote: TQuote;
   rules: TTradingRules;
-  /** Shown in the confirm dialog under the order's rows. */
-  confirmNotes?: ReactNode;
+  dialogs: TicketDialogs;
   /** 'pts': a PTS application (the caller fixes direction long and leverage 1). */
   venue?: Venue;
   /** Fields the caller fixes; their controls are hidden. */
@@ -108,7 +118,7 @@ export function useOrderTicket({
   };
 
   async function askRetry(): Promise<boolean> {
-    return Dialog.confirm({
+    return dialogs.confirm({
       content: t('trading.retryPrompt'),
       confirmText: t('trading.retry'),
       cancelText: t('common.cancel'),
@@ -118,7 +128,7 @@ export function useOrderTicket({
   async function afterPlaced(order: TOrder) {
     void invalidateTrading(queryClient);
     if (order.status === 'rejected') {
-      await Dialog.alert({
+      await dialogs.alert({
         title: t('orders.status.rejected'),
         content: `${t('orders.orderNo')}: ${order.order_no}${order.reason === null ? '' : ` · ${reasonLabel(t, order.reason) ?? ''}`}`,
         confirmText: t('common.ok'),
@@ -127,7 +137,7 @@ export function useOrderTicket({
     }
     showSuccess(t('trading.placedToast', { orderNo: order.order_no }), 2000);
     if (order.status === 'pending' && order.fills_from !== null) {
-      await Dialog.alert({
+      await dialogs.alert({
         content: t('trading.fillsFrom', { time: formatDateTime(order.fills_from, locale) }),
         confirmText: t('common.ok'),
       });
@@ -143,18 +153,7 @@ export function useOrderTicket({
       money,
       shares: (n) => formatShares(n, locale),
     });
-    const ok = await Dialog.confirm({
-      title: t('trading.confirmTitle'),
-      content: (
-        <>
-          <OrderConfirmList rows={rows} />
-          {confirmNotes}
-        </>
-      ),
-      confirmText: t('trading.confirmPlace'),
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
+    if (!(await dialogs.confirmOrder(rows))) return;
     setBusy(true);
     setServerErrors({});
     try {
