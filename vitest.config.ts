@@ -1,4 +1,21 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/**
+ * The front ends' `@/` alias (their vite configs' `resolve.alias`), per app: `@/x` imported from a file of
+ * apps/web resolves to apps/web/src/x, from apps/console to apps/console/src/x. Hook tests need it.
+ */
+const appAlias: Plugin = {
+  name: 'kabuto-app-alias',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (!source.startsWith('@/') || importer === undefined) return null;
+    const app = /[\\/]apps[\\/](web|console)[\\/]/.exec(importer)?.[1];
+    if (app === undefined) return null;
+    const target = fileURLToPath(new URL(`./apps/${app}/src/${source.slice(2)}`, import.meta.url));
+    return this.resolve(target, importer, { skipSelf: true });
+  },
+};
 
 /**
  * Unit and integration tests. Integration tests build the Fastify app per file against a fresh
@@ -6,6 +23,7 @@ import { defineConfig } from 'vitest/config';
  * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set).
  */
 export default defineConfig({
+  plugins: [appAlias],
   resolve: { conditions: ['@kabuto/source'] },
   ssr: { resolve: { conditions: ['@kabuto/source'] } },
   test: {

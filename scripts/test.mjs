@@ -30,6 +30,7 @@ step('type check', 'npx', [
   '-b',
   'tsconfig.json',
   'packages/contract',
+  'packages/client',
   'apps/server',
   'apps/web',
   'apps/console',

@@ -1,15 +1,15 @@
-import { localeOf, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
+import { maskPhone, sen, type TUserInfo } from '@kabuto/contract';
 import { Badge, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { useUnreadCount } from '@/shared/messages/messages-api';
 import { ordersUrl, PAGE_PATHS } from '@/shared/navigation/routes';
-import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { confirmLogout } from '@/shared/ui/confirm-logout';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { MenuButton, MenuLink } from '@/shared/ui/menu-item';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /pages/user/user: the account summary from getUserInfo and the account menu. */
 export function UserPage() {
@@ -31,7 +31,7 @@ export function UserPage() {
 
 function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boolean }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const pl = sen(info.floating_pl);
   const plClass = pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : '';
   return (

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  localeOf,
   sen,
   type Locale,
   type TBankAccount,
@@ -12,14 +11,14 @@ import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
-import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
+import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
@@ -43,6 +42,7 @@ import {
 } from '../withdrawal-rules';
 import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/withdrawal/withdrawal: the published rules (minimum, hours, no fee, credited within 24
@@ -81,7 +81,7 @@ function Withdrawal() {
 
 function RulesCard({ rules }: { rules: TWithdrawalRules }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <section className="funds-card" aria-labelledby="withdrawal-rules-title" data-testid="withdrawal-rules">
       <h2 id="withdrawal-rules-title" className="funds-heading">
@@ -122,7 +122,7 @@ function RulesCard({ rules }: { rules: TWithdrawalRules }) {
 
 function FiledNotice({ withdrawal, creditHours }: { withdrawal: TWithdrawal; creditHours: number }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <section className="notice-card" role="status" data-testid="withdrawal-filed">
       <h2>{t('withdrawal.filedTitle', { amount: formatMoney(sen(withdrawal.amount), locale) })}</h2>
@@ -150,7 +150,7 @@ function WithdrawalForm({
   onFiled: (withdrawal: TWithdrawal) => void;
 }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const client = useQueryClient();
   const schema = useMemo(
     () =>
@@ -328,7 +328,7 @@ function WithdrawalRecords() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data, isPending } = useQuery(withdrawalRecordsQuery(userId, token));
   return (
     <RecordsSection
