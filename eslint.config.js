@@ -170,5 +170,21 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // A test that cannot run here says so: apps/server/src/test/needs.ts skips it, counts it and names it.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['skipIf', 'runIf'].map((property) => ({
+            object,
+            property,
+            message: 'a quiet skip: use describeNeeding (apps/server/src/test/needs.ts), which reports it',
+          })),
+        ),
+      ],
+    },
+  },
   ...boundaries,
 );

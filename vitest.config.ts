@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import NotRunReporter from './scripts/not-run-reporter.js';
 
 /**
  * The front ends' `@/` alias (their vite configs' `resolve.alias`), per app: `@/x` imported from a file of
@@ -20,7 +21,9 @@ const appAlias: Plugin = {
 /**
  * Unit and integration tests. Integration tests build the Fastify app per file against a fresh
  * database: PGlite in memory by default, a new PostgreSQL database per file when TEST_DATABASE_URL is set
- * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set).
+ * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set). Suites that need
+ * PostgreSQL or Redis go through `describeNeeding` (apps/server/src/test/needs.ts); the not-run reporter
+ * names the ones a run skipped.
  */
 export default defineConfig({
   plugins: [appAlias],
@@ -33,5 +36,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', new NotRunReporter()],
   },
 });

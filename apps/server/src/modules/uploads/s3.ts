@@ -88,7 +88,7 @@ export class S3UploadStore implements UploadStore {
     this.base = new URL(settings.endpoint);
   }
 
-  private async send(method: 'PUT' | 'GET', id: string, body?: Uint8Array): Promise<Response> {
+  private async send(method: 'PUT' | 'GET' | 'DELETE', id: string, body?: Uint8Array): Promise<Response> {
     const key = `${this.settings.prefix ?? ''}${id}`;
     const path = `${this.base.pathname.replace(/\/$/, '')}/${encode(this.settings.bucket)}/${key.split('/').map(encode).join('/')}`;
     const payloadHash = sha256Hex(body ?? new Uint8Array());
@@ -123,5 +123,10 @@ export class S3UploadStore implements UploadStore {
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`S3 GET ${id}: HTTP ${res.status}`);
     return Buffer.from(await res.arrayBuffer());
+  }
+
+  async delete(id: string): Promise<void> {
+    const res = await this.send('DELETE', id);
+    if (!res.ok && res.status !== 404) throw new Error(`S3 DELETE ${id}: HTTP ${res.status}`);
   }
 }
