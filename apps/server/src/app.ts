@@ -19,7 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { APP_VERSION, ERRORS, localeOf, translate, yen, type FeeSchedule } from '@kabuto/contract';
 import type { Config } from './config.js';
-import type { Database, Db } from './db/client.js';
+import type { Database, Db } from './db/types.js';
 import type { Clock } from './lib/clock.js';
 import { DevSmsSender, type SmsSender } from './lib/sms.js';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Db } from './db/client.js';
+import type { Db } from './db/types.js';
 import { invitationCodes, users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import { hashPassword } from './lib/passwords.js';

@@ -6,24 +6,13 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { pipelinedTransaction } from './pipelined.js';
 import * as schema from './schema.js';
+import type { Database, Db, Tx } from './types.js';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-/** What a service receives: the database or a transaction on it. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Executor = Db | Tx;
-
-export interface Database {
-  db: Db;
-  driver: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
-  ping(): Promise<number>;
-  close(): Promise<void>;
-}
+export type { Database } from './types.js';
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 

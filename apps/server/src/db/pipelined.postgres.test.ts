@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { clearProbes, createProbeTable, insertProbe as insert, probeIds } from '../test/pipelined-probe.js';
 import { postgresWritesDuring } from '../test/socket-writes.js';
-import type { Tx } from './client.js';
+import type { Tx } from './types.js';
 import { run } from './statement.js';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from 'drizzle-orm/node-postgres';
 import type { PgDialect, PgSession, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Tx } from './client.js';
+import type { Tx } from './types.js';
 
 /**
  * Transactions on node-postgres that write their BEGIN together with their first statement, and can write

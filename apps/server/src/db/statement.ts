@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Executor } from './client.js';
+import type { Executor } from './types.js';
 import { committedBehind } from './pipelined.js';
 
 /**

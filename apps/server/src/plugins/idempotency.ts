@@ -1,44 +1,42 @@
 import { createHash } from 'node:crypto';
-import { and, eq, getTableName } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER } from '@kabuto/contract';
-import type { Db, Tx } from '../db/client.js';
-import { run, statement, type Statement } from '../db/statement.js';
+import type { Db, Tx } from '../db/types.js';
+import { run, statement } from '../db/statement.js';
 import { idempotencyKeys } from '../db/schema.js';
-import { takeLedgerRow, userLockCte, type LedgerRead, type LedgerRow } from '../modules/ledger/ledger.js';
 import { AppError } from '../lib/app-error.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9_-]{8,100}$/;
 
-type ClaimParams = { userId: number; key: string; hash: string };
-type ClaimRow = LedgerRow & { key: string | null };
-const claimStatements = new Map<string, Statement<ClaimParams, ClaimRow>>();
+/** The values of keyClaimCte's parameters (and the user whose key it is). */
+export interface ClaimParams extends Record<string, unknown> {
+  userId: number;
+  key: string;
+  hash: string;
+}
 
 /**
- * Takes the user's lock and reads the user's ledger (userLockCte, drawing ids of the tables in `draw`), then
- * claims the key (the claim's value reads the locked row), in one statement. `key` is null when the key was
- * there already.
+ * Claims the key as a data-modifying CTE (`claimed`, answering `key`, or no row when the key was there
+ * already) of the claimer's statement; `userId` is the SQL that gives the user's id, read from what the
+ * statement took before (so the claim waits for it).
  */
-function claimStatement(draw: readonly PgTable[]): Statement<ClaimParams, ClaimRow> {
-  const name = ['idempotency_claim', ...draw.map((table) => getTableName(table))].join('_');
-  let found = claimStatements.get(name);
-  if (!found) {
-    found = statement<ClaimParams, ClaimRow>(
-      name,
-      (p) => `with ${userLockCte(p, draw)},
-        claimed as (
-          insert into idempotency_keys (user_id, key, request_hash, status_code, response)
-          values ((select id from locked_user), ${p('key')}::text, ${p('hash')}::text, 0, '')
-          on conflict do nothing
-          returning key
-        )
-        select l.*, c.key from locked_user l left join claimed c on true`,
-    );
-    claimStatements.set(name, found);
-  }
-  return found;
+export function keyClaimCte(p: (name: 'key' | 'hash') => string, userId: string): string {
+  return `claimed as (
+      insert into idempotency_keys (user_id, key, request_hash, status_code, response)
+      values (${userId}, ${p('key')}::text, ${p('hash')}::text, 0, '')
+      on conflict do nothing
+      returning key
+    )`;
 }
+
+/**
+ * How a request's key is claimed: the first statement of the request's transaction, which takes what the
+ * request must hold (for a money movement, the user's lock and ledger: the ledger's ledgerClaim) and claims
+ * the key (keyClaimCte) in the same round trip. It answers whether the key was claimed, and what it holds for
+ * the request (Claim's `held`).
+ */
+export type KeyClaimer<H> = (tx: Tx, params: ClaimParams) => Promise<{ claimed: boolean; held: H }>;
 
 /**
  * A claimed key while its request runs. A service that writes its changes in one statement of its own
@@ -46,30 +44,12 @@ function claimStatement(draw: readonly PgTable[]): Statement<ClaimParams, ClaimR
  * stores the request's result after it. Nothing runs in the transaction after the statement that stores
  * the answer, so that statement can carry the COMMIT (`run(..., { commit: true })`, ADR 0015).
  */
-export interface Claim<T> {
+export interface Claim<T, H = unknown> {
   readonly userId: number;
   readonly key: string;
   answer?: T;
-  /**
-   * The user's ledger as the claim read it under the lock, with the ids drawn for the tables of `draw`
-   * (idempotent's option). It is current until the request moves money: take it (takeClaimedLedger) before
-   * anything else.
-   */
-  ledger?: { read: LedgerRead; draw: readonly PgTable[] };
-}
-
-/**
- * The ledger the claim read, if it drew ids for exactly the tables of `draw`; once: afterwards, or when it
- * drew for other tables, the caller reads it itself (readLedger).
- */
-export function takeClaimedLedger(
-  claim: Claim<unknown> | undefined,
-  draw: readonly PgTable[],
-): LedgerRead | undefined {
-  const ledger = claim?.ledger;
-  if (claim) delete claim.ledger;
-  const same = ledger?.draw.length === draw.length && ledger.draw.every((table, i) => table === draw[i]);
-  return same ? ledger.read : undefined;
+  /** What the claimer holds for the request (the ledger's: the user's ledger as read under the lock). */
+  held?: H;
 }
 
 /** The values of answerCte's parameters. */
@@ -115,29 +95,28 @@ function requestHash(request: FastifyRequest): string {
 
 /**
  * Runs a money-moving or order-creating request exactly once per Idempotency-Key (per user): the key is
- * claimed in the same transaction as the business change and stores the answer. The same key and body get
+ * claimed (by `claimer`, in its first statement) in the same transaction as the business change and stores
+ * the answer. The same key and body get
  * the first answer again; the same key with another body is refused; a concurrent duplicate waits on the
  * key's row until the first commits, then gets its answer. A failed request leaves no key behind (its
  * transaction rolled back), so it can be retried.
  */
-export async function idempotent<T>(
+export async function idempotent<T, H>(
   db: Db,
   request: FastifyRequest,
   userId: number,
-  work: (tx: Tx, claim: Claim<T>) => Promise<T>,
-  options: { draw?: readonly PgTable[] } = {},
+  claimer: KeyClaimer<H>,
+  work: (tx: Tx, claim: Claim<T, H>) => Promise<T>,
 ): Promise<T> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined || !KEY_FORMAT.test(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
   const hash = requestHash(request);
   return db.transaction(async (tx) => {
-    // The user's lock and ledger first (every money transaction of a user takes it before anything else),
-    // then the claim of the key, in one statement.
-    const draw = options.draw ?? [];
-    const [row] = await run(tx, claimStatement(draw), { userId, key, hash });
-    const read = takeLedgerRow(tx, userId, row, { draw, locked: true });
-    if (!row?.key) {
+    // What the request must hold first (every money transaction of a user takes the user's lock before
+    // anything else), then the claim of the key, in one statement.
+    const { claimed, held } = await claimer(tx, { userId, key, hash });
+    if (!claimed) {
       const [first] = await tx
         .select()
         .from(idempotencyKeys)
@@ -145,7 +124,7 @@ export async function idempotent<T>(
       if (!first || first.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return JSON.parse(first.response) as T;
     }
-    const claim: Claim<T> = { userId, key, ledger: { read, draw } };
+    const claim: Claim<T, H> = { userId, key, held };
     const result = await work(tx, claim);
     if (claim.answer === undefined) {
       await run(tx, answerStatement, { userId, key, response: JSON.stringify(result) });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import type { Executor } from '../db/types.js';
 import { run, statement } from '../db/statement.js';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { addSen, isMarginPosition, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { positions, users } from '../../db/schema.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { AppError } from '../../lib/app-error.js';

@@ -8,7 +8,7 @@ import {
   normalizeJapaneseMobile,
   yen,
 } from '@kabuto/contract';
-import type { Db, Executor } from '../../db/client.js';
+import type { Db, Executor } from '../../db/types.js';
 import { invitationCodes, smsCodes, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

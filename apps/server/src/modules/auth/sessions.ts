@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';

@@ -6,7 +6,7 @@ import {
   type TBankAccountCreate,
   type TBankAccountLogEntry,
 } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { bankAccountLog, bankAccounts, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

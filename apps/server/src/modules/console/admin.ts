@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
 import type { SettingKey, TInvitationCode, TOperatorRole, TSettings } from '@kabuto/contract';
 import type { Config } from '../../config.js';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { invitationCodes, operatorSessions, operators } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

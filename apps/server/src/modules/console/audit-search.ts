@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { TAuditEntry } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { auditLog, operators } from '../../db/schema.js';
 import { tokyoInstant } from '../../lib/tokyo-time.js';
 

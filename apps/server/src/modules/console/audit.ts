@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { auditLog } from '../../db/schema.js';
 
 /** One operator action for the append-only audit log (the database refuses updates and deletes). */

@@ -5,7 +5,7 @@ import {
   type TConsoleUserRow,
   type TIdentityReview,
 } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { identityVerifications, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import {

@@ -7,7 +7,7 @@ import {
   type TReviewStatus,
   type TSettings,
 } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { deposits } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

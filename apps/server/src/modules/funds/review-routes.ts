@@ -15,7 +15,7 @@ import {
   ZWithdrawalReviewPage,
   envelope,
 } from '@kabuto/contract';
-import type { Tx } from '../../db/client.js';
+import type { Tx } from '../../db/types.js';
 import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';

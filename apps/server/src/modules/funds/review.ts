@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { negSen, sen } from '@kabuto/contract';
-import type { Tx } from '../../db/client.js';
+import type { Tx } from '../../db/types.js';
 import { bankAccounts, deposits, identityVerifications, users, withdrawals } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

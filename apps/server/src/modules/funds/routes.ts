@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { idempotent } from '../../plugins/idempotency.js';
+import { ledgerClaim } from '../ledger/ledger.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
 import { loadSettings } from '../settings/settings.js';
@@ -43,7 +44,7 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = sessionOf(request).userId;
       const outbox: EventOutbox = [];
-      const deposit = await idempotent(app.ctx.db, request, userId, async (tx) =>
+      const deposit = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) =>
         depositView(await fileDeposit(tx, app.ctx.clock, userId, request.body, outbox)),
       );
       await publishOutbox(app.ctx.realtime, outbox);
@@ -82,7 +83,7 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await verifyPassword(user.hash, txnPassword))) throw new AppError('TXN_PASSWORD_WRONG');
       const settings = await loadSettings(app.ctx.db, app.ctx.config);
       const outbox: EventOutbox = [];
-      const withdrawal = await idempotent(app.ctx.db, request, userId, async (tx) => {
+      const withdrawal = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) => {
         const { row, account } = await fileWithdrawal(
           tx,
           { clock: app.ctx.clock, settings, isBusinessDay: app.ctx.isBusinessDay, locale: request.locale },

@@ -8,7 +8,7 @@ import type {
   TSettings,
   TWithdrawalReview,
 } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import {
   bankAccounts,
   deposits,

@@ -11,7 +11,7 @@ import {
   type TWithdrawal,
   type TWithdrawalCreate,
 } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { bankAccounts, withdrawals } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

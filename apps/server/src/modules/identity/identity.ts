@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { maskTail, type TIdentity, type TIdentitySubmit } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { identityVerifications, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, sen } from '@kabuto/contract';
-import type { Tx } from '../../db/client.js';
+import type { Tx } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import { createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { ledgerHeadMismatches, lockUser, postEntry, readLedger, userBalances } from './ledger.js';

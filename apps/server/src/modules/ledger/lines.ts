@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { sen } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { journalEntries, ledgerAccounts, postings } from '../../db/schema.js';
 import { tokyoInstant } from '../../lib/tokyo-time.js';
 import { GENESIS_HASH } from './ledger.js';

@@ -1,5 +1,5 @@
 import { lookup, translate, type Locale, type TLedgerLine } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { ledgerLines, type LineFilter } from './lines.js';
 import { statementCsv } from './statement.js';
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, lt, notInArray } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { searchHistory, watchlist } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

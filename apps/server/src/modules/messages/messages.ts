@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { TMessage, TUserEvent } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { messages } from '../../db/schema.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { DEFAULT_WITHDRAWAL_WINDOWS, ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
 import type { Config } from '../../config.js';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { settings } from '../../db/schema.js';
 import type { WithdrawalPolicy } from '../account/withdrawal-rules.js';
 

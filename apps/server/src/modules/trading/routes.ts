@@ -20,6 +20,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { requireVerifiedCached } from '../identity/identity.js';
 import { idempotent } from '../../plugins/idempotency.js';
+import { ledgerClaim, type ClaimedLedger } from '../ledger/ledger.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import {
@@ -73,15 +74,15 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireVerifiedCached(app.ctx.db, userId);
       const outbox: Outbox = [];
       const render = view(request);
-      const order = await idempotent<TOrder>(
+      const order = await idempotent<TOrder, ClaimedLedger>(
         app.ctx.db,
         request,
         userId,
+        ledgerClaim(ORDER_DRAWS),
         async (tx, claim) => {
           const placed = await placeOrder(tx, deps(request), userId, request.body, outbox, { claim, render });
           return claim.answer ?? render(placed);
         },
-        { draw: ORDER_DRAWS },
       );
       await publish(outbox);
       return ok(request, order);
@@ -94,7 +95,7 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = sessionOf(request).userId;
       const outbox: Outbox = [];
-      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
+      const order = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) =>
         view(request)(await closePosition(tx, deps(request), userId, request.body, outbox)),
       );
       await publish(outbox);
@@ -108,7 +109,7 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = sessionOf(request).userId;
       const outbox: Outbox = [];
-      const order = await idempotent(app.ctx.db, request, userId, async (tx) =>
+      const order = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) =>
         view(request)(await cancelOrder(tx, deps(request), userId, request.body.order_no, outbox)),
       );
       await publish(outbox);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { MARGIN_RULES, isMarginPosition } from '@kabuto/contract';
-import type { Db, Tx } from '../../db/client.js';
+import type { Db, Tx } from '../../db/types.js';
 import { orders, positions } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { tokyoInstant, tokyoParts } from '../../lib/tokyo-time.js';

@@ -14,12 +14,11 @@ import {
   type TClosePositionRequest,
   type TPlaceOrderRequest,
 } from '@kabuto/contract';
-import type { Executor, Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import {
   NO_ANSWER,
   answerCte,
-  takeClaimedLedger,
   answerValues,
   type AnswerParams,
   type Claim,
@@ -47,6 +46,8 @@ import {
   lockUser,
   postEntry,
   readLedger,
+  takeClaimedLedger,
+  type ClaimedLedger,
   type EntryDraft,
   type EntryParams,
   type PostingLine,
@@ -255,7 +256,7 @@ export const ORDER_DRAWS = [orders, journalEntries, messages, positions] as cons
 
 /** How placeOrder answers an idempotent request: the claim, and the answer it renders from the order. */
 export interface OrderAnswer<T> {
-  claim: Claim<T>;
+  claim: Claim<T, ClaimedLedger>;
   render: (order: OrderRow) => T;
 }
 

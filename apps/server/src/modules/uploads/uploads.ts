@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { TUpload, TUploadPurpose } from '@kabuto/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../../db/types.js';
 import { uploads } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { sen } from '@kabuto/contract';
-import { journalEntries, orders } from '../db/schema.js';
-import { takeClaimedLedger, type Claim } from './idempotency.js';
+import { journalEntries, orders } from '../../db/schema.js';
+import type { Claim } from '../../plugins/idempotency.js';
+import { takeClaimedLedger, type ClaimedLedger } from './claim.js';
 
 const read = {
   balances: { cash: sen(100), reserved: sen(0), margin: sen(0), withdrawing: sen(0) },
   drawn: [7, 8],
 };
-const claimWith = (draw: Parameters<typeof takeClaimedLedger>[1]): Claim<unknown> => ({
+const claimWith = (draw: Parameters<typeof takeClaimedLedger>[1]): Claim<unknown, ClaimedLedger> => ({
   userId: 1,
   key: 'key-12345678',
-  ledger: { read, draw },
+  held: { read, draw },
 });
 
 describe('the ledger a claim read', () => {

@@ -1,0 +1,116 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/types.js';
+import { ledgerAccounts, ledgerHeads } from '../../db/schema.js';
+
+/**
+ * The ledger's accounts (ADR 0002): their kinds, opening a user's, and finding their ids (remembered per
+ * database for the life of the process).
+ *
+ * User accounts: `cash` (free to trade or withdraw), `reserved` (held by pending orders), `margin` (collateral
+ * of open margin positions), `withdrawing` (withdrawals filed and not yet paid out). House accounts:
+ * `demo_funding`, `market_settlement`, `fees`, `bank_clearing` (money on its way to or from users' banks).
+ */
+export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
+export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
+export const HOUSE_ACCOUNT_KINDS = ['demo_funding', 'market_settlement', 'fees', 'bank_clearing'] as const;
+export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
+
+export class LedgerError extends Error {}
+
+/** Opens a new user's accounts and ledger head (no postings yet), in the transaction that creates the user. */
+export async function openUserAccounts(db: Executor, userId: number): Promise<void> {
+  await db
+    .insert(ledgerAccounts)
+    .values(USER_ACCOUNT_KINDS.map((kind) => ({ userId, kind })))
+    .onConflictDoNothing();
+  await db.insert(ledgerHeads).values({ userId }).onConflictDoNothing();
+}
+
+/**
+ * What one drizzle database (a PostgreSQL pool or a PGlite instance) has taught this process, found from
+ * the database object or any transaction on it: drizzle makes one PgDialect per database and hands that
+ * same object to every transaction it opens. Nothing is remembered when it cannot be found that way.
+ */
+function memoryOf<T>(memory: WeakMap<object, T>, db: Executor, make: () => T): T | undefined {
+  const dialect = (db as unknown as { dialect?: unknown }).dialect;
+  if (typeof dialect !== 'object' || dialect === null) return undefined;
+  let found = memory.get(dialect);
+  if (!found) {
+    found = make();
+    memory.set(dialect, found);
+  }
+  return found;
+}
+
+/**
+ * Ledger account ids, per database, for the life of the process. An account row is never updated or
+ * deleted once created and ids are never reused, so an id read once stays right. A user's accounts are
+ * opened in the transaction that creates the user: if it rolls back, the user's id is gone for good and
+ * the remembered ids are never asked for. A house account opened by this process is not remembered (its
+ * transaction could still roll back); the migrations open them all, so that only happens to a new kind.
+ */
+interface AccountIds {
+  user: Map<string, number>;
+  house: Map<HouseAccountKind, number>;
+  openedHere: Set<HouseAccountKind>;
+}
+const accountIdMemory = new WeakMap<object, AccountIds>();
+/** About a hundred thousand users' accounts; past that the memory starts again (a few MiB at most). */
+const MAX_REMEMBERED_USER_ACCOUNTS = 400_000;
+const accountIdsOf = (db: Executor) =>
+  memoryOf(accountIdMemory, db, (): AccountIds => ({
+    user: new Map<string, number>(),
+    house: new Map<HouseAccountKind, number>(),
+    openedHere: new Set<HouseAccountKind>(),
+  }));
+
+/** Remembers a user's account ids read elsewhere (`[kind, id]` pairs), such as with the user's ledger head. */
+export function rememberUserAccounts(
+  db: Executor,
+  userId: number,
+  accounts: readonly [string, number][],
+): void {
+  const ids = accountIdsOf(db);
+  if (!ids) return;
+  if (ids.user.size + accounts.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
+  for (const [kind, id] of accounts) ids.user.set(`${userId}:${kind}`, id);
+}
+
+export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {
+  const known = accountIdsOf(db)?.user.get(`${userId}:${kind}`);
+  if (known !== undefined) return known;
+  // All of the user's accounts at once: the next entry usually touches another of them.
+  const rows = await db
+    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.userId, userId));
+  rememberUserAccounts(
+    db,
+    userId,
+    rows.map((r) => [r.kind, r.id]),
+  );
+  const row = rows.find((r) => r.kind === kind);
+  if (!row) throw new LedgerError(`user ${userId} has no ${kind} account`);
+  return row.id;
+}
+
+export async function houseAccountId(db: Executor, kind: HouseAccountKind): Promise<number> {
+  const ids = accountIdsOf(db);
+  const known = ids?.house.get(kind);
+  if (known !== undefined) return known;
+  const find = () =>
+    db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(and(isNull(ledgerAccounts.userId), eq(ledgerAccounts.kind, kind)));
+  const [existing] = await find();
+  if (existing) {
+    if (ids && !ids.openedHere.has(kind)) ids.house.set(kind, existing.id);
+    return existing.id;
+  }
+  ids?.openedHere.add(kind);
+  await db.insert(ledgerAccounts).values({ userId: null, kind }).onConflictDoNothing();
+  const [created] = await find();
+  if (!created) throw new LedgerError(`house account ${kind} could not be opened`);
+  return created.id;
+}

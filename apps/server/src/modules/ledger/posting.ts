@@ -1,0 +1,235 @@
+import { negSen, type Sen } from '@kabuto/contract';
+import type { Executor } from '../../db/types.js';
+import { run, statement } from '../../db/statement.js';
+import type { postings } from '../../db/schema.js';
+import {
+  LedgerError,
+  houseAccountId,
+  userAccountId,
+  type HouseAccountKind,
+  type UserAccountKind,
+} from './accounts.js';
+import { chainHash } from './chain.js';
+import { chainHead, heldHeads, type ChainHead } from './heads.js';
+
+/**
+ * Writing journal entries (ADR 0002, ADR 0010, ADR 0016). Every movement of money is one journal entry
+ * whose postings sum to zero, written in the caller's transaction under the lock of every user in it
+ * (heads.ts, lockUser). A positive posting increases what the account's owner holds.
+ *
+ * entryCtes is the ONE SQL generator that writes an entry: the entry, its postings hashed onto the users'
+ * chains, and the users' ledger heads moved, as three data-modifying CTEs. postEntry runs it as a statement of
+ * its own; the order path (trading's writeOrderStatement) puts the same CTEs in its composite statement, with
+ * the values entryParams makes. Both make their values with paramsOf, so a draft written either way gives the
+ * same postings, heads and chain hashes (posting.test.ts).
+ */
+
+/** A line of an entry: a user's account (by kind) or a house account. */
+export type PostingLine =
+  { user: number; account: UserAccountKind; amount: Sen } | { house: HouseAccountKind; amount: Sen };
+
+/** What one journal entry records: its kind, what caused it, when, and its lines. */
+export interface EntryDraft {
+  kind: string;
+  memo?: string;
+  ref?: string;
+  at: Date;
+  lines: readonly PostingLine[];
+}
+
+/** The entry's non-zero lines; refuses an empty, unbalanced or all-zero entry. */
+function checkedLines(entry: EntryDraft): PostingLine[] {
+  const lines = entry.lines.filter((l) => l.amount !== 0);
+  if (lines.length < 2) throw new LedgerError('a journal entry needs at least two non-zero postings');
+  const total = lines.reduce((sum, l) => sum + l.amount, 0);
+  if (total !== 0) throw new LedgerError(`journal entry does not balance: ${total}`);
+  return lines;
+}
+
+/** What an entry moves on one user's ledger head: the new chain head and the change of each balance. */
+interface HeadMove extends ChainHead {
+  delta: Record<UserAccountKind, number>;
+}
+
+/**
+ * The postings of entry `entryId`, each user's line hashed onto that user's chain (continued from the head
+ * this transaction remembers, else read), what they move on each user's ledger head, and the transaction's
+ * memory of the heads moved past them. The rows must then be written in this transaction: if that fails
+ * the transaction fails, and its memory with it.
+ */
+async function postingRows(
+  db: Executor,
+  entryId: number,
+  entry: EntryDraft,
+  lines: readonly PostingLine[],
+): Promise<{ rows: (typeof postings.$inferInsert)[]; moves: Map<number, HeadMove> }> {
+  const at = entry.at.toISOString();
+  const moves = new Map<number, HeadMove>();
+  const rows: (typeof postings.$inferInsert)[] = [];
+  for (const line of lines) {
+    if ('house' in line) {
+      rows.push({
+        entryId,
+        accountId: await houseAccountId(db, line.house),
+        amount: line.amount,
+        createdAt: entry.at,
+      });
+      continue;
+    }
+    let move = moves.get(line.user);
+    if (!move) {
+      const head = heldHeads(db, line.user)?.get(line.user) ?? (await chainHead(db, line.user));
+      move = { ...head, delta: { cash: 0, reserved: 0, margin: 0, withdrawing: 0 } };
+      moves.set(line.user, move);
+    }
+    const seq = move.seq + 1;
+    const hash = chainHash(move.hash, {
+      seq,
+      entry: entryId,
+      at,
+      kind: entry.kind,
+      account: line.account,
+      amount: line.amount,
+    });
+    move.seq = seq;
+    move.hash = hash;
+    move.delta[line.account] += line.amount;
+    rows.push({
+      entryId,
+      accountId: await userAccountId(db, line.user, line.account),
+      amount: line.amount,
+      createdAt: entry.at,
+      userId: line.user,
+      seq,
+      hash,
+    });
+  }
+  for (const [userId, move] of moves) {
+    heldHeads(db, userId)?.set(userId, { seq: move.seq, hash: move.hash });
+  }
+  return { rows, moves };
+}
+
+/** The values of entryCtes' parameters. */
+export interface EntryParams extends Record<string, unknown> {
+  entryId: number;
+  entryKind: string;
+  entryMemo: string | null;
+  entryRef: string | null;
+  entryAt: Date;
+  postingAccounts: number[];
+  postingAmounts: number[];
+  postingUsers: (number | null)[];
+  postingSeqs: (number | null)[];
+  postingHashes: (string | null)[];
+  headUsers: number[];
+  headSeqs: number[];
+  headHashes: string[];
+  headCash: number[];
+  headReserved: number[];
+  headMargin: number[];
+  headWithdrawing: number[];
+}
+
+/**
+ * An entry as three data-modifying CTEs (`ledger_entry`, `ledger_postings`, `ledger_heads_moved`) for the
+ * caller's statement (src/db/statement.ts), so that it is written with the caller's own changes in one round
+ * trip; PostgreSQL checks the postings' foreign keys at the end of that statement. Each user's ledger head
+ * moves to the new chain head and by the entry's amounts, in the same statement as the postings. entryParams
+ * gives the values. The only SQL that writes postings: postEntry runs it on its own.
+ */
+export function entryCtes(p: (name: keyof EntryParams & string) => string): string {
+  return `ledger_entry as (
+      insert into journal_entries (id, kind, memo, ref, created_at) overriding system value
+      values (${p('entryId')}::int, ${p('entryKind')}::text, ${p('entryMemo')}::text, ${p('entryRef')}::text,
+        ${p('entryAt')}::timestamptz)
+    ),
+    ledger_postings as (
+      insert into postings (entry_id, account_id, amount, created_at, user_id, seq, hash)
+      select ${p('entryId')}::int, l.account_id, l.amount, ${p('entryAt')}::timestamptz, l.user_id, l.seq, l.hash
+      from unnest(${p('postingAccounts')}::int[], ${p('postingAmounts')}::bigint[], ${p('postingUsers')}::int[],
+        ${p('postingSeqs')}::int[], ${p('postingHashes')}::text[]) as l(account_id, amount, user_id, seq, hash)
+    ),
+    ledger_heads_moved as (
+      update ledger_heads h set seq = m.seq, hash = m.hash, cash = h.cash + m.cash,
+        reserved = h.reserved + m.reserved, margin = h.margin + m.margin,
+        withdrawing = h.withdrawing + m.withdrawing
+      from unnest(${p('headUsers')}::int[], ${p('headSeqs')}::int[], ${p('headHashes')}::text[],
+        ${p('headCash')}::bigint[], ${p('headReserved')}::bigint[], ${p('headMargin')}::bigint[],
+        ${p('headWithdrawing')}::bigint[]) as m(user_id, seq, hash, cash, reserved, margin, withdrawing)
+      where h.user_id = m.user_id
+    )`;
+}
+
+/** postEntry's statement: entryCtes alone. */
+const entryStatement = statement<EntryParams>('ledger_post_entry', (p) => `with ${entryCtes(p)} select 1`);
+const drawEntryId = statement<Record<string, never>, { id: string }>(
+  'ledger_draw_entry_id',
+  () => `select nextval(pg_get_serial_sequence('journal_entries', 'id'))::text as id`,
+);
+
+/**
+ * Writes one balanced journal entry (two statements: its id drawn, then entryCtes with the entry's values);
+ * refuses an empty, unbalanced or zero-amount entry. Lines of zero are dropped first (a reservation that
+ * exactly matches its fill nets to nothing). The caller holds the lock of every user in the entry (lockUser).
+ */
+export async function postEntry(db: Executor, entry: EntryDraft): Promise<number> {
+  const lines = checkedLines(entry);
+  const [drawn] = await run(db, drawEntryId, {});
+  if (!drawn) throw new LedgerError('journal entry id was not drawn');
+  const id = Number(drawn.id);
+  await run(db, entryStatement, await paramsOf(db, id, entry, lines));
+  return id;
+}
+
+/**
+ * entryCtes' values for an entry: the same rules as postEntry (refused if empty or unbalanced), its
+ * postings hashed onto the users' chains. `entryId` is an id drawn from journal_entries (lockUser's or
+ * readLedger's `draw`), so the postings are hashed before anything is written. The caller holds the lock of
+ * every user in the entry.
+ */
+export async function entryParams(db: Executor, entryId: number, entry: EntryDraft): Promise<EntryParams> {
+  return paramsOf(db, entryId, entry, checkedLines(entry));
+}
+
+async function paramsOf(
+  db: Executor,
+  entryId: number,
+  entry: EntryDraft,
+  lines: readonly PostingLine[],
+): Promise<EntryParams> {
+  const { rows, moves } = await postingRows(db, entryId, entry, lines);
+  const heads = [...moves];
+  return {
+    entryId,
+    entryKind: entry.kind,
+    entryMemo: entry.memo ?? null,
+    entryRef: entry.ref ?? null,
+    entryAt: entry.at,
+    postingAccounts: rows.map((r) => r.accountId),
+    postingAmounts: rows.map((r) => r.amount),
+    postingUsers: rows.map((r) => r.userId ?? null),
+    postingSeqs: rows.map((r) => r.seq ?? null),
+    postingHashes: rows.map((r) => r.hash ?? null),
+    headUsers: heads.map(([userId]) => userId),
+    headSeqs: heads.map(([, m]) => m.seq),
+    headHashes: heads.map(([, m]) => m.hash),
+    headCash: heads.map(([, m]) => m.delta.cash),
+    headReserved: heads.map(([, m]) => m.delta.reserved),
+    headMargin: heads.map(([, m]) => m.delta.margin),
+    headWithdrawing: heads.map(([, m]) => m.delta.withdrawing),
+  };
+}
+
+/** Demo mode only: the visible journal entry that gives a user demo cash from the house. */
+export async function fundDemoCash(db: Executor, userId: number, amount: Sen, at: Date): Promise<number> {
+  return postEntry(db, {
+    kind: 'demo_funding',
+    memo: 'Demo cash (demo mode): not real money',
+    at,
+    lines: [
+      { user: userId, account: 'cash', amount },
+      { house: 'demo_funding', amount: negSen(amount) },
+    ],
+  });
+}
