@@ -23,7 +23,8 @@ const appAlias: Plugin = {
  * database: PGlite in memory by default, a new PostgreSQL database per file when TEST_DATABASE_URL is set
  * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set). Suites that need
  * PostgreSQL or Redis go through `describeNeeding` (apps/server/src/test/needs.ts); the not-run reporter
- * names the ones a run skipped.
+ * names the ones a run skipped. Front-end component tests choose happy-dom with a
+ * `// @vitest-environment happy-dom` line.
  */
 export default defineConfig({
   plugins: [appAlias],

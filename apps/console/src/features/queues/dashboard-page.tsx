@@ -3,13 +3,7 @@ import { Alert, Card, Col, Row, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
 import { queueQuery, QUEUE_KINDS } from './queue-api';
 import { useLocale } from '@/shared/locale';
-
-const TITLES = {
-  identity: 'nav.identity',
-  'bank-accounts': 'nav.bankAccounts',
-  deposits: 'nav.deposits',
-  withdrawals: 'nav.withdrawals',
-} as const;
+import { QUEUES } from './queues';
 
 /** How many items wait in each review queue. */
 export function DashboardPage() {
@@ -28,7 +22,7 @@ export function DashboardPage() {
       <Row gutter={[16, 16]}>
         {QUEUE_KINDS.map((kind, i) => {
           const query = counts[i];
-          const title = t(TITLES[kind]);
+          const title = t(QUEUES[kind].title);
           return (
             <Col key={kind} xs={24} sm={12} xl={6}>
               <Card title={title}>

@@ -71,7 +71,10 @@ export const queueItemQuery = <K extends QueueKind>(kind: K, id: number) =>
     queryFn: () => api.request({ path: `/${kind}/${id}`, schema: schemas[kind].item }),
   });
 
-/** POST /api/console/<queue>/:id/approve or /reject (with the reason the user will read). */
+/**
+ * POST /api/console/<queue>/:id/approve or /reject (with the reason the user will read). A refusal is shown
+ * in the decision's own dialog (ReviewActions), not as a toast.
+ */
 export function decide(
   kind: QueueKind,
   id: number,
@@ -81,5 +84,6 @@ export function decide(
     path: `/${kind}/${id}/${decision.approve ? 'approve' : 'reject'}`,
     body: decision.approve ? {} : { reason: decision.reason },
     schema: ZReviewOutcome,
+    notify: false,
   });
 }

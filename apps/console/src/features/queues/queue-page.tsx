@@ -15,109 +15,14 @@ import {
   Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { dateTimeText, yenText } from '@/shared/format';
+import { dateTimeText } from '@/shared/format';
 import { useLocale } from '@/shared/locale';
 import { StatusTag } from '@/shared/status-tag';
-import { BankAccountDetail, DepositDetail, IdentityDetail, WithdrawalDetail } from './queue-details';
 import { queueItemQuery, queueQuery, type QueueItem, type QueueKind } from './queue-api';
+import { QUEUES, type QueueDescription } from './queues';
 import { ReviewActions, type Outcome } from './review-actions';
-
-type AnyItem = QueueItem<QueueKind>;
-type TFn = ReturnType<typeof useLocale>['t'];
-type Locale = ReturnType<typeof useLocale>['locale'];
-
-const TITLES = {
-  identity: 'nav.identity',
-  'bank-accounts': 'nav.bankAccounts',
-  deposits: 'nav.deposits',
-  withdrawals: 'nav.withdrawals',
-} as const satisfies Record<QueueKind, string>;
-
-/** The columns particular to each queue (between the user and the submission time). */
-function extraColumns(kind: QueueKind, t: TFn, locale: Locale): ColumnsType<AnyItem> {
-  switch (kind) {
-    case 'identity':
-      return [
-        {
-          title: t('identity.fullName'),
-          key: 'full_name',
-          render: (_, r) => ('full_name' in r ? r.full_name : ''),
-        },
-        {
-          title: t('identity.idNumber'),
-          key: 'id_number',
-          render: (_, r) => ('id_number' in r ? r.id_number : ''),
-        },
-      ];
-    case 'bank-accounts':
-      return [
-        {
-          title: t('bank.holder'),
-          key: 'holder',
-          render: (_, r) => ('holder_name' in r ? r.holder_name : ''),
-        },
-        {
-          title: t('bank.verifiedName'),
-          key: 'verified',
-          render: (_, r) => ('verified_name' in r ? (r.verified_name ?? t('common.none')) : ''),
-        },
-        { title: t('bank.bankName'), key: 'bank', render: (_, r) => ('bank_name' in r ? r.bank_name : '') },
-      ];
-    case 'deposits':
-      return [
-        {
-          title: t('deposit.amount'),
-          key: 'amount',
-          align: 'right',
-          render: (_, r) => ('amount' in r ? yenText(r.amount, locale) : ''),
-        },
-        {
-          title: t('deposit.transferDate'),
-          key: 'date',
-          render: (_, r) => ('transfer_date' in r ? r.transfer_date : ''),
-        },
-      ];
-    case 'withdrawals':
-      return [
-        {
-          title: t('withdrawal.amount'),
-          key: 'amount',
-          align: 'right',
-          render: (_, r) => ('amount' in r ? yenText(r.amount, locale) : ''),
-        },
-        {
-          title: t('withdrawal.holder'),
-          key: 'holder',
-          render: (_, r) => ('holder_name' in r ? r.holder_name : ''),
-        },
-        {
-          title: t('withdrawal.chain'),
-          key: 'chain',
-          render: (_, r) =>
-            'needs_second_approval' in r && r.needs_second_approval
-              ? r.first_approved_by === null
-                ? '0 / 2'
-                : `1 / 2 (${r.first_approved_by})`
-              : '',
-        },
-      ];
-  }
-}
-
-function Detail({ kind, item }: { kind: QueueKind; item: AnyItem }): ReactNode {
-  switch (kind) {
-    case 'identity':
-      return <IdentityDetail item={item as QueueItem<'identity'>} />;
-    case 'bank-accounts':
-      return <BankAccountDetail item={item as QueueItem<'bank-accounts'>} />;
-    case 'deposits':
-      return <DepositDetail item={item as QueueItem<'deposits'>} />;
-    case 'withdrawals':
-      return <WithdrawalDetail item={item as QueueItem<'withdrawals'>} />;
-  }
-}
 
 const OUTCOME_TEXT = {
   pending: 'status.pending',
@@ -127,11 +32,21 @@ const OUTCOME_TEXT = {
   awaiting_second_approval: 'review.awaitingSecond',
 } as const satisfies Record<Outcome, string>;
 
-function ReviewDrawer({ kind, id, onClose }: { kind: QueueKind; id: number; onClose: () => void }) {
+function ReviewDrawer<K extends QueueKind>({
+  kind,
+  queue,
+  id,
+  onClose,
+}: {
+  kind: K;
+  queue: QueueDescription<K>;
+  id: number;
+  onClose: () => void;
+}) {
   const { t, locale } = useLocale();
   const item = useQuery(queueItemQuery(kind, id));
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const title = t('queue.detailTitle', { queue: t(TITLES[kind]), id });
+  const title = t('queue.detailTitle', { queue: t(queue.title), id });
   const data = item.data;
   const secondApproval =
     data !== undefined &&
@@ -164,7 +79,7 @@ function ReviewDrawer({ kind, id, onClose }: { kind: QueueKind; id: number; onCl
               message={t(OUTCOME_TEXT[outcome])}
             />
           )}
-          <Detail kind={kind} item={data} />
+          <queue.Detail item={data} />
           {data.status === 'pending' ? (
             <Card size="small" title={t('review.decision')}>
               <ReviewActions kind={kind} id={id} secondApproval={secondApproval} onDecided={setOutcome} />
@@ -194,8 +109,10 @@ function ReviewDrawer({ kind, id, onClose }: { kind: QueueKind; id: number; onCl
 const PAGE_SIZE = 20;
 
 /** One review queue: filters (status, user), a paged table, and the review drawer of the chosen row. */
-export function QueuePage({ kind }: { kind: QueueKind }) {
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- K ties the queue's description to its items' type (QUEUES[kind] is then QueueDescription<K>); with the union the columns would not type-check
+export function QueuePage<K extends QueueKind>({ kind }: { kind: K }) {
   const { t, locale } = useLocale();
+  const queue: QueueDescription<K> = QUEUES[kind];
   const [params, setParams] = useSearchParams();
   const statusParam = params.get('status');
   const status: TReviewStatus | undefined =
@@ -223,11 +140,11 @@ export function QueuePage({ kind }: { kind: QueueKind }) {
     queueQuery(kind, { status, user_id: userId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
   );
 
-  const columns: ColumnsType<AnyItem> = [
+  const columns: ColumnsType<QueueItem<K>> = [
     { title: t('queue.id'), dataIndex: 'id', key: 'id', width: 80 },
     { title: t('queue.user'), dataIndex: 'user_id', key: 'user_id', width: 90 },
     { title: t('queue.phone'), dataIndex: 'phone', key: 'phone' },
-    ...extraColumns(kind, t, locale),
+    ...queue.columns(t, locale),
     {
       title: t('queue.submittedAt'),
       key: 'created_at',
@@ -254,7 +171,7 @@ export function QueuePage({ kind }: { kind: QueueKind }) {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>
-        {t(TITLES[kind])}
+        {t(queue.title)}
       </Typography.Title>
       <Form layout="inline" name={`queue-${kind}`}>
         <Form.Item label={t('queue.statusFilter')} htmlFor={`queue-${kind}-status`}>
@@ -267,7 +184,7 @@ export function QueuePage({ kind }: { kind: QueueKind }) {
             }}
             options={[
               { value: 'pending', label: t('status.pending') },
-              { value: 'approved', label: t(kind === 'identity' ? 'status.passed' : 'status.approved') },
+              { value: 'approved', label: t(queue.approvedLabel) },
               { value: 'rejected', label: t('status.rejected') },
               { value: 'all', label: t('common.all') },
             ]}
@@ -294,7 +211,7 @@ export function QueuePage({ kind }: { kind: QueueKind }) {
           extra={<Button onClick={() => void list.refetch()}>{t('common.retry')}</Button>}
         />
       ) : (
-        <Table<AnyItem>
+        <Table<QueueItem<K>>
           rowKey="id"
           size="middle"
           loading={list.isPending}
@@ -321,6 +238,7 @@ export function QueuePage({ kind }: { kind: QueueKind }) {
         <ReviewDrawer
           key={`${kind}-${reviewing}`}
           kind={kind}
+          queue={queue}
           id={reviewing}
           onClose={() => {
             update({ review: null });

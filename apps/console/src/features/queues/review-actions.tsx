@@ -1,6 +1,6 @@
 import { ZReject, type ZReviewOutcome } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Space } from 'antd';
+import { Alert, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { checkForm } from '@/shared/forms';
@@ -12,7 +12,9 @@ export type Outcome = z.output<typeof ZReviewOutcome>['status'];
 
 /**
  * Approve (after a confirmation) and reject (with a required reason of at most 500 characters, which the
- * user reads exactly as written). Nothing else: an operator never sets an amount or a balance.
+ * user reads exactly as written). Nothing else: an operator never sets an amount or a balance. A refused
+ * decision (decided meanwhile by someone else, the same operator twice, an unapproved bank account...) keeps
+ * its dialog open with the server's message in it.
  */
 export function ReviewActions({
   kind,
@@ -54,6 +56,10 @@ export function ReviewActions({
     if (body !== null) mutation.mutate({ approve: false, reason: body.reason });
   };
 
+  const refusal = mutation.isError ? (
+    <Alert role="alert" type="error" showIcon message={mutation.error.message} style={{ marginBottom: 16 }} />
+  ) : null;
+
   return (
     <>
       <Space>
@@ -87,7 +93,9 @@ export function ReviewActions({
           setConfirming(false);
         }}
         destroyOnHidden
-      />
+      >
+        {refusal}
+      </Modal>
       <Modal
         open={rejecting}
         title={t('review.rejectTitle')}
@@ -101,6 +109,7 @@ export function ReviewActions({
         }}
         destroyOnHidden
       >
+        {refusal}
         <Form form={form} name={`reject-${kind}`} layout="vertical" requiredMark={false}>
           <Form.Item label={t('review.reasonLabel')} name="reason" extra={t('review.reasonHelp')}>
             <Input.TextArea rows={4} maxLength={500} showCount />

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yen } from '@kabuto/contract';
-import { operators, users } from '../../db/schema.js';
+import { bankAccounts, identityVerifications, operators, users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { body, createTestApp, registerAndLogin, VERIFIED_NAME, type TestApp } from '../../test/harness.js';
 import { multipart, pngBytes } from '../../lib/images.js';
@@ -755,5 +755,66 @@ describe('console review queues', () => {
     const reviewer = await operator();
     expect((await post('/api/console/deposits/999999/approve', reviewer)).statusCode).toBe(404);
     expect((await get('/api/console/withdrawals/999999', reviewer)).statusCode).toBe(404);
+  });
+
+  it('read a 50-row bank account page in a constant number of statements, with each verified name', async () => {
+    const reviewer = await operator();
+    // Test setup: bank accounts inserted straight into the table, ten for each of five users; the last user's
+    // newest identity submission was rejected after the passed one, so that user has no verified name.
+    const owners = await Promise.all([1, 2, 3, 4, 5].map(() => registerAndLogin(t)));
+    const last = owners[4];
+    if (last === undefined) throw new Error('five users');
+    const [passed] = await t.database.db
+      .select()
+      .from(identityVerifications)
+      .where(eq(identityVerifications.userId, last.userId));
+    if (passed === undefined) throw new Error('a passed identity check');
+    const { id: _passedId, ...copy } = passed;
+    await t.database.db.insert(identityVerifications).values({
+      ...copy,
+      fullName: '山田 次郎',
+      status: 'rejected',
+      reason: 'blurred',
+    });
+    await t.database.db.insert(bankAccounts).values(
+      Array.from({ length: 50 }, (_, i) => ({
+        userId: owners[i % 5]?.userId ?? last.userId,
+        holderName: '山田太郎',
+        accountNumber: String(1_000_000 + i),
+        bankName: 'みずほ銀行',
+        branchName: '本店',
+        branchNumber: '001',
+      })),
+    );
+
+    const sent: string[] = [];
+    const session = t.database.db._.session as unknown as { options: { logger?: unknown }; logger: unknown };
+    const logger = { logQuery: (query: string) => sent.push(query) };
+    const [savedOptions, saved] = [session.options.logger, session.logger];
+    session.options.logger = logger;
+    session.logger = logger;
+    const statementsOf = async (limit: number) => {
+      sent.length = 0;
+      const res = await get(`/api/console/bank-accounts?status=pending&limit=${limit}`, reviewer);
+      expect(res.statusCode, res.body).toBe(200);
+      return {
+        count: sent.length,
+        items: body<{ items: { user_id: number; verified_name: string | null }[] }>(res).data.items,
+      };
+    };
+    try {
+      const one = await statementsOf(1);
+      const fifty = await statementsOf(50);
+      expect(fifty.items).toHaveLength(50);
+      // The operator's session, the page (its verified names in the same select) and its total.
+      expect(fifty.count).toBe(one.count);
+      expect(fifty.count).toBeLessThanOrEqual(3);
+      for (const item of fifty.items) {
+        expect(item.verified_name).toBe(item.user_id === last.userId ? null : VERIFIED_NAME);
+      }
+    } finally {
+      session.options.logger = savedOptions;
+      session.logger = saved;
+    }
   });
 });

@@ -28,7 +28,15 @@ import {
   type ReviewDeps,
   type ReviewStatus,
 } from './review.js';
-import { bankAccountQueue, depositQueue, identityQueue, only, withdrawalQueue } from './views.js';
+import {
+  bankAccountQueue,
+  depositQueue,
+  identityQueue,
+  only,
+  withdrawalQueue,
+  type Page,
+  type QueueQuery,
+} from './views.js';
 
 const ZIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const ZApprove = z.object({}).strict();
@@ -40,6 +48,15 @@ type Review = (
   decision: Decision,
   outbox: EventOutbox,
 ) => Promise<ReviewStatus>;
+
+/** One description per queue: its path, its page and item schemas, how it is read and decided. */
+interface Queue<T> {
+  path: string;
+  page: z.ZodType<{ total: number; items: T[] }>;
+  item: z.ZodType<T>;
+  list: (q: QueueQuery, id?: number) => Promise<Page<T>>;
+  review: Review;
+}
 
 /**
  * The four review queues of the console (identity checks, bank accounts, deposit notices, withdrawals):
@@ -53,69 +70,63 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const first = { limit: 1, offset: 0 };
   const { db, config } = app.ctx;
 
-  app.get(
-    '/identity',
-    { ...user, schema: { ...list, response: { 200: envelope(ZIdentityReviewPage) } } },
-    async (r) => ok(r, await identityQueue(db, r.query)),
-  );
-  app.get(
-    '/identity/:id',
-    { ...user, schema: { ...one, response: { 200: envelope(ZIdentityReview) } } },
-    async (r) => ok(r, only(await identityQueue(db, first, r.params.id))),
-  );
-  app.get(
-    '/bank-accounts',
-    { ...user, schema: { ...list, response: { 200: envelope(ZBankAccountReviewPage) } } },
-    async (r) => ok(r, await bankAccountQueue(db, r.query)),
-  );
-  app.get(
-    '/bank-accounts/:id',
-    { ...user, schema: { ...one, response: { 200: envelope(ZBankAccountReview) } } },
-    async (r) => ok(r, only(await bankAccountQueue(db, first, r.params.id))),
-  );
-  app.get(
-    '/deposits',
-    { ...user, schema: { ...list, response: { 200: envelope(ZDepositReviewPage) } } },
-    async (r) => ok(r, await depositQueue(db, config, r.query)),
-  );
-  app.get(
-    '/deposits/:id',
-    { ...user, schema: { ...one, response: { 200: envelope(ZDepositReview) } } },
-    async (r) => ok(r, only(await depositQueue(db, config, first, r.params.id))),
-  );
-  app.get(
-    '/withdrawals',
-    { ...user, schema: { ...list, response: { 200: envelope(ZWithdrawalReviewPage) } } },
-    async (r) => ok(r, await withdrawalQueue(db, r.query)),
-  );
-  app.get(
-    '/withdrawals/:id',
-    { ...user, schema: { ...one, response: { 200: envelope(ZWithdrawalReview) } } },
-    async (r) => ok(r, only(await withdrawalQueue(db, first, r.params.id))),
-  );
-
   /** Approve and reject of one queue; the decision runs in one transaction, its events go out after it. */
-  const decisions = (path: string, review: Review) => {
-    const decide = async (request: FastifyRequest, id: number, decision: Decision) => {
-      const outbox: EventOutbox = [];
-      const deps = { clock: app.ctx.clock, operator: operatorOf(request) };
-      const status = await db.transaction((tx) => review(tx, deps, id, decision, outbox));
-      await publishOutbox(app.ctx.realtime, outbox);
-      return ok(request, { id, status });
-    };
-    app.post(
-      `${path}/:id/approve`,
-      { ...user, schema: { ...one, body: ZApprove.optional(), response: { 200: envelope(ZReviewOutcome) } } },
-      async (request) => decide(request, request.params.id, { approve: true }),
+  const decide = async (request: FastifyRequest, review: Review, id: number, decision: Decision) => {
+    const outbox: EventOutbox = [];
+    const deps = { clock: app.ctx.clock, operator: operatorOf(request) };
+    const status = await db.transaction((tx) => review(tx, deps, id, decision, outbox));
+    await publishOutbox(app.ctx.realtime, outbox);
+    return ok(request, { id, status });
+  };
+
+  const queue = <T>(q: Queue<T>) => {
+    app.get(q.path, { ...user, schema: { ...list, response: { 200: envelope(q.page) } } }, async (r) =>
+      ok(r, await q.list(r.query)),
+    );
+    app.get(
+      `${q.path}/:id`,
+      { ...user, schema: { ...one, response: { 200: envelope(q.item) } } },
+      async (r) => ok(r, only(await q.list(first, r.params.id))),
     );
     app.post(
-      `${path}/:id/reject`,
+      `${q.path}/:id/approve`,
+      { ...user, schema: { ...one, body: ZApprove.optional(), response: { 200: envelope(ZReviewOutcome) } } },
+      async (request) => decide(request, q.review, request.params.id, { approve: true }),
+    );
+    app.post(
+      `${q.path}/:id/reject`,
       { ...user, schema: { ...one, body: ZReject, response: { 200: envelope(ZReviewOutcome) } } },
-      async (request) => decide(request, request.params.id, { approve: false, reason: request.body.reason }),
+      async (request) =>
+        decide(request, q.review, request.params.id, { approve: false, reason: request.body.reason }),
     );
   };
-  decisions('/identity', reviewIdentity);
-  decisions('/bank-accounts', reviewBankAccount);
-  decisions('/deposits', reviewDeposit);
-  decisions('/withdrawals', reviewWithdrawal);
+
+  queue({
+    path: '/identity',
+    page: ZIdentityReviewPage,
+    item: ZIdentityReview,
+    list: (q, id) => identityQueue(db, q, id),
+    review: reviewIdentity,
+  });
+  queue({
+    path: '/bank-accounts',
+    page: ZBankAccountReviewPage,
+    item: ZBankAccountReview,
+    list: (q, id) => bankAccountQueue(db, q, id),
+    review: reviewBankAccount,
+  });
+  queue({
+    path: '/deposits',
+    page: ZDepositReviewPage,
+    item: ZDepositReview,
+    list: (q, id) => depositQueue(db, config, q, id),
+    review: reviewDeposit,
+  });
+  queue({
+    path: '/withdrawals',
+    page: ZWithdrawalReviewPage,
+    item: ZWithdrawalReview,
+    list: (q, id) => withdrawalQueue(db, q, id),
+    review: reviewWithdrawal,
+  });
 };

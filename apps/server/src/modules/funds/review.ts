@@ -53,6 +53,195 @@ function snapshot(row: { status: string; reason: string | null }) {
   return { status: row.status, reason: row.reason };
 }
 
+/** What a queue's decision did before the item is written. */
+interface Effect {
+  /** the entry the decision posted (null: a queue that posts one posted none this time) */
+  entryId?: number | null;
+}
+
+/**
+ * One description per queue: the status an approval gives, what the decision does before the item is
+ * written (post an entry, mark the user verified), what it records after (the bank account's log), and the
+ * parameters of the user's message. `settle` below does the rest the same way for every queue.
+ */
+interface QueueReview<K extends ReviewKind> {
+  approved: Approved[K];
+  apply: (tx: Tx, row: Rows[K], approve: boolean, now: Date) => Promise<Effect>;
+  /** Writes the decision (and the entry `apply` posted) to the item. */
+  write: (
+    tx: Tx,
+    id: number,
+    set: ItemUpdate<K>,
+    entryId: number | null | undefined,
+  ) => Promise<Rows[K] | undefined>;
+  recorded?: (
+    tx: Tx,
+    updated: Rows[K],
+    status: ItemUpdate<K>['status'],
+    reason: string | null,
+    now: Date,
+  ) => Promise<void>;
+  messageParams: (row: Rows[K]) => Record<string, unknown>;
+}
+
+/** An approved identity check is `passed`; every other approved item is `approved`. */
+interface Approved {
+  identity: 'passed';
+  bank_account: 'approved';
+  deposit: 'approved';
+  withdrawal: 'approved';
+}
+
+interface ItemUpdate<K extends ReviewKind> {
+  status: Approved[K] | 'rejected';
+  reason: string | null;
+  reviewedBy: number;
+  reviewedAt: Date;
+}
+
+const REVIEWS: { [K in ReviewKind]: QueueReview<K> } = {
+  identity: {
+    approved: 'passed',
+    apply: async (tx, row, approve) => {
+      await tx
+        .update(users)
+        .set({ realNameStatus: approve ? 'verified' : 'rejected' })
+        .where(eq(users.id, row.userId));
+      return {};
+    },
+    write: async (tx, id, set) => {
+      const [row] = await tx
+        .update(identityVerifications)
+        .set(set)
+        .where(eq(identityVerifications.id, id))
+        .returning();
+      return row;
+    },
+    messageParams: () => ({}),
+  },
+  bank_account: {
+    approved: 'approved',
+    apply: async () => ({}),
+    write: async (tx, id, set) => {
+      const [row] = await tx.update(bankAccounts).set(set).where(eq(bankAccounts.id, id)).returning();
+      return row;
+    },
+    recorded: async (tx, updated, status, reason, now) => {
+      await logBankAccount(tx, updated, status, now, reason);
+    },
+    messageParams: (row) => messageParams(row),
+  },
+  /** Approval credits the user's cash from bank clearing: the transfer has been matched with the bank's record. */
+  deposit: {
+    approved: 'approved',
+    apply: async (tx, row, approve, now) => {
+      if (!approve) return { entryId: null };
+      const amount = sen(row.amount);
+      const entryId = await postEntry(tx, {
+        kind: 'deposit',
+        memo: `Bank transfer of ${row.transferDate}`,
+        ref: `deposit:${row.id}`,
+        at: now,
+        lines: [
+          { user: row.userId, account: 'cash', amount },
+          { house: 'bank_clearing', amount: negSen(amount) },
+        ],
+      });
+      return { entryId };
+    },
+    write: async (tx, id, set, entryId) => {
+      const [row] = await tx
+        .update(deposits)
+        .set({ ...set, entryId })
+        .where(eq(deposits.id, id))
+        .returning();
+      return row;
+    },
+    messageParams: (row) => ({ amount: sen(row.amount) }),
+  },
+  /**
+   * The final decision on a withdrawal (its first of two approvals is `reviewWithdrawal`'s own branch):
+   * approval pays the held amount out to bank clearing, rejection returns it to cash.
+   */
+  withdrawal: {
+    approved: 'approved',
+    apply: async (tx, row, approve, now) => {
+      if (approve) {
+        const [account] = await tx.select().from(bankAccounts).where(eq(bankAccounts.id, row.bankAccountId));
+        if (account?.status !== 'approved') throw new AppError('BANK_ACCOUNT_NOT_APPROVED');
+      }
+      const amount = sen(row.amount);
+      const entryId = await postEntry(tx, {
+        kind: approve ? 'withdrawal_paid' : 'withdrawal_release',
+        memo: approve ? 'Sent to your bank account' : 'Withdrawal rejected: returned to cash',
+        ref: `withdrawal:${row.id}`,
+        at: now,
+        lines: approve
+          ? [
+              { user: row.userId, account: 'withdrawing', amount: negSen(amount) },
+              { house: 'bank_clearing', amount },
+            ]
+          : [
+              { user: row.userId, account: 'withdrawing', amount: negSen(amount) },
+              { user: row.userId, account: 'cash', amount },
+            ],
+      });
+      return { entryId };
+    },
+    write: async (tx, id, set, entryId) => {
+      const [row] = await tx
+        .update(withdrawals)
+        .set({ ...set, settleEntryId: entryId })
+        .where(eq(withdrawals.id, id))
+        .returning();
+      return row;
+    },
+    messageParams: (row) => ({ amount: sen(row.amount) }),
+  },
+};
+
+/**
+ * The decision itself, the same for every queue: the queue's effect, the item's new status and reviewer
+ * (with the entry the effect posted), the queue's record of it, the audit row and the user's message.
+ */
+async function settle<K extends ReviewKind>(
+  tx: Tx,
+  deps: ReviewDeps,
+  kind: K,
+  row: Rows[K],
+  decision: Decision,
+  outbox: EventOutbox,
+): Promise<ReviewStatus> {
+  const review: QueueReview<K> = REVIEWS[kind];
+  const now = deps.clock.now();
+  const status = decision.approve ? review.approved : 'rejected';
+  const reason = decision.approve ? null : decision.reason;
+  const { entryId } = await review.apply(tx, row, decision.approve, now);
+  const set: ItemUpdate<K> = { status, reason, reviewedBy: deps.operator.id, reviewedAt: now };
+  const updated = await review.write(tx, row.id, set, entryId);
+  if (updated && review.recorded) await review.recorded(tx, updated, status, reason, now);
+  await audit(tx, {
+    operatorId: deps.operator.id,
+    action: `${kind}.${decision.approve ? 'approve' : 'reject'}`,
+    targetType: kind,
+    targetId: row.id,
+    userId: row.userId,
+    reason,
+    before: snapshot(row),
+    after: entryId === undefined ? { status, reason } : { status, reason, entry_id: entryId },
+    at: now,
+  });
+  await notify(
+    tx,
+    outbox,
+    row.userId,
+    `${kind}.${status}`,
+    { ...review.messageParams(row), ...(reason === null ? {} : { reason }) },
+    now,
+  );
+  return status;
+}
+
 export async function reviewIdentity(
   tx: Tx,
   deps: ReviewDeps,
@@ -60,32 +249,7 @@ export async function reviewIdentity(
   decision: Decision,
   outbox: EventOutbox,
 ): Promise<ReviewStatus> {
-  const row = await lockForDecision(tx, 'identity', id);
-  const { userId } = row;
-  const now = deps.clock.now();
-  const status = decision.approve ? 'passed' : 'rejected';
-  const reason = decision.approve ? null : decision.reason;
-  await tx
-    .update(identityVerifications)
-    .set({ status, reason, reviewedBy: deps.operator.id, reviewedAt: now })
-    .where(eq(identityVerifications.id, id));
-  await tx
-    .update(users)
-    .set({ realNameStatus: decision.approve ? 'verified' : 'rejected' })
-    .where(eq(users.id, userId));
-  await audit(tx, {
-    operatorId: deps.operator.id,
-    action: decision.approve ? 'identity.approve' : 'identity.reject',
-    targetType: 'identity',
-    targetId: id,
-    userId,
-    reason,
-    before: snapshot(row),
-    after: { status, reason },
-    at: now,
-  });
-  await notify(tx, outbox, userId, `identity.${status}`, reason === null ? {} : { reason }, now);
-  return status;
+  return settle(tx, deps, 'identity', await lockForDecision(tx, 'identity', id), decision, outbox);
 }
 
 export async function reviewBankAccount(
@@ -95,40 +259,9 @@ export async function reviewBankAccount(
   decision: Decision,
   outbox: EventOutbox,
 ): Promise<ReviewStatus> {
-  const row = await lockForDecision(tx, 'bank_account', id);
-  const { userId } = row;
-  const now = deps.clock.now();
-  const status = decision.approve ? 'approved' : 'rejected';
-  const reason = decision.approve ? null : decision.reason;
-  const [updated] = await tx
-    .update(bankAccounts)
-    .set({ status, reason, reviewedBy: deps.operator.id, reviewedAt: now })
-    .where(eq(bankAccounts.id, id))
-    .returning();
-  if (updated) await logBankAccount(tx, updated, status, now, reason);
-  await audit(tx, {
-    operatorId: deps.operator.id,
-    action: decision.approve ? 'bank_account.approve' : 'bank_account.reject',
-    targetType: 'bank_account',
-    targetId: id,
-    userId,
-    reason,
-    before: snapshot(row),
-    after: { status, reason },
-    at: now,
-  });
-  await notify(
-    tx,
-    outbox,
-    userId,
-    `bank_account.${status}`,
-    { ...messageParams(row), ...(reason === null ? {} : { reason }) },
-    now,
-  );
-  return status;
+  return settle(tx, deps, 'bank_account', await lockForDecision(tx, 'bank_account', id), decision, outbox);
 }
 
-/** Approval credits the user's cash from bank clearing: the transfer has been matched with the bank's record. */
 export async function reviewDeposit(
   tx: Tx,
   deps: ReviewDeps,
@@ -136,53 +269,12 @@ export async function reviewDeposit(
   decision: Decision,
   outbox: EventOutbox,
 ): Promise<ReviewStatus> {
-  const row = await lockForDecision(tx, 'deposit', id);
-  const { userId } = row;
-  const now = deps.clock.now();
-  const amount = sen(row.amount);
-  const status = decision.approve ? 'approved' : 'rejected';
-  const reason = decision.approve ? null : decision.reason;
-  const entryId = decision.approve
-    ? await postEntry(tx, {
-        kind: 'deposit',
-        memo: `Bank transfer of ${row.transferDate}`,
-        ref: `deposit:${row.id}`,
-        at: now,
-        lines: [
-          { user: userId, account: 'cash', amount },
-          { house: 'bank_clearing', amount: negSen(amount) },
-        ],
-      })
-    : null;
-  await tx
-    .update(deposits)
-    .set({ status, reason, reviewedBy: deps.operator.id, reviewedAt: now, entryId })
-    .where(eq(deposits.id, id));
-  await audit(tx, {
-    operatorId: deps.operator.id,
-    action: decision.approve ? 'deposit.approve' : 'deposit.reject',
-    targetType: 'deposit',
-    targetId: id,
-    userId,
-    reason,
-    before: snapshot(row),
-    after: { status, reason, entry_id: entryId },
-    at: now,
-  });
-  await notify(
-    tx,
-    outbox,
-    userId,
-    `deposit.${status}`,
-    { amount, ...(reason === null ? {} : { reason }) },
-    now,
-  );
-  return status;
+  return settle(tx, deps, 'deposit', await lockForDecision(tx, 'deposit', id), decision, outbox);
 }
 
 /**
- * Approval pays the held amount out to bank clearing; rejection returns it to cash. Above the threshold in
- * force when it was filed, a withdrawal needs two approvals by two different operators.
+ * Above the threshold in force when it was filed, a withdrawal needs two approvals by two different
+ * operators: the first approval only records its operator; the second (by someone else) settles it.
  */
 export async function reviewWithdrawal(
   tx: Tx,
@@ -192,66 +284,25 @@ export async function reviewWithdrawal(
   outbox: EventOutbox,
 ): Promise<ReviewStatus> {
   const row = await lockForDecision(tx, 'withdrawal', id);
-  const { userId } = row;
-  const now = deps.clock.now();
-  const amount = sen(row.amount);
   const operatorId = deps.operator.id;
-  const base = { operatorId, targetType: 'withdrawal', targetId: id, userId, at: now };
-
   if (decision.approve && row.needsSecondApproval && row.firstApprovedBy === null) {
+    const now = deps.clock.now();
     await tx
       .update(withdrawals)
       .set({ firstApprovedBy: operatorId, firstApprovedAt: now })
       .where(eq(withdrawals.id, id));
     await audit(tx, {
-      ...base,
+      operatorId,
       action: 'withdrawal.approve_first',
+      targetType: 'withdrawal',
+      targetId: id,
+      userId: row.userId,
       before: { status: row.status, first_approved_by: null },
       after: { status: row.status, first_approved_by: operatorId },
+      at: now,
     });
     return 'awaiting_second_approval';
   }
   if (decision.approve && row.firstApprovedBy === operatorId) throw new AppError('SECOND_APPROVER_SAME');
-
-  if (decision.approve) {
-    const [account] = await tx.select().from(bankAccounts).where(eq(bankAccounts.id, row.bankAccountId));
-    if (account?.status !== 'approved') throw new AppError('BANK_ACCOUNT_NOT_APPROVED');
-  }
-  const status = decision.approve ? 'approved' : 'rejected';
-  const reason = decision.approve ? null : decision.reason;
-  const settleEntryId = await postEntry(tx, {
-    kind: decision.approve ? 'withdrawal_paid' : 'withdrawal_release',
-    memo: decision.approve ? 'Sent to your bank account' : 'Withdrawal rejected: returned to cash',
-    ref: `withdrawal:${row.id}`,
-    at: now,
-    lines: decision.approve
-      ? [
-          { user: userId, account: 'withdrawing', amount: negSen(amount) },
-          { house: 'bank_clearing', amount },
-        ]
-      : [
-          { user: userId, account: 'withdrawing', amount: negSen(amount) },
-          { user: userId, account: 'cash', amount },
-        ],
-  });
-  await tx
-    .update(withdrawals)
-    .set({ status, reason, reviewedBy: operatorId, reviewedAt: now, settleEntryId })
-    .where(eq(withdrawals.id, id));
-  await audit(tx, {
-    ...base,
-    action: decision.approve ? 'withdrawal.approve' : 'withdrawal.reject',
-    reason,
-    before: snapshot(row),
-    after: { status, reason, entry_id: settleEntryId },
-  });
-  await notify(
-    tx,
-    outbox,
-    userId,
-    `withdrawal.${status}`,
-    { amount, ...(reason === null ? {} : { reason }) },
-    now,
-  );
-  return status;
+  return settle(tx, deps, 'withdrawal', row, decision, outbox);
 }

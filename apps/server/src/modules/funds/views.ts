@@ -1,10 +1,11 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import { alias, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn, type PgSelect, type PgTable } from 'drizzle-orm/pg-core';
 import type {
   TBankAccountReview,
   TDepositReview,
   TIdentityReview,
   TReviewStatus,
+  TSettings,
   TWithdrawalReview,
 } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
@@ -43,18 +44,46 @@ export interface Page<T> {
   items: T[];
 }
 
-/** The queue filters of a table with `status`, `user_id` and `id` columns (and one item when `id` is given). */
-function filters(
-  t: { status: AnyPgColumn; userId: AnyPgColumn; id: AnyPgColumn },
+/** The columns every review item has, by which its queue is filtered and ordered. */
+interface ItemTable {
+  status: AnyPgColumn;
+  userId: AnyPgColumn;
+  id: AnyPgColumn;
+}
+
+/**
+ * One description per queue: the item's table, the page's one select (the item with what its view shows
+ * joined in, however many rows the page has), and how a row becomes the item the console reads. `page`
+ * does the rest the same way for each: the filters, the order (newest first), the page and its total.
+ */
+interface QueueView<S extends PgSelect, T, P> {
+  table: ItemTable & PgTable;
+  /** the queue filter's status as this table spells it */
+  status?: (s: TReviewStatus) => string;
+  select: (db: Executor) => S;
+  view: (row: Awaited<S>[number], prepared: P) => T;
+}
+
+async function page<S extends PgSelect, T, P>(
+  spec: QueueView<S, T, P>,
+  db: Executor,
   q: QueueQuery,
   id: number | undefined,
-  status: string | undefined = q.status,
-): SQL | undefined {
-  return and(
+  prepared: P | Promise<P>,
+): Promise<Page<T>> {
+  const t = spec.table;
+  const status = q.status && (spec.status ? spec.status(q.status) : q.status);
+  const where = and(
     status ? eq(t.status, status) : undefined,
     q.user_id ? eq(t.userId, q.user_id) : undefined,
     id !== undefined ? eq(t.id, id) : undefined,
   );
+  const [rows, n, p] = await Promise.all([
+    spec.select(db).where(where).orderBy(desc(t.id)).limit(q.limit).offset(q.offset),
+    total(db, t, where),
+    prepared,
+  ]);
+  return { total: n, items: rows.map((row) => spec.view(row, p)) };
 }
 
 async function total(db: Executor, t: PgTable, where: SQL | undefined): Promise<number> {
@@ -85,145 +114,144 @@ export function identityReviewView({ row, phone, reviewer: by }: IdentityJoined)
   };
 }
 
-/** Identity queue statuses are pending / passed / rejected; the queue filter's `approved` means passed. */
-const identityStatus = (s: TReviewStatus) => (s === 'approved' ? 'passed' : s);
-
-export async function identityQueue(
-  db: Executor,
-  q: QueueQuery,
-  id?: number,
-): Promise<Page<TIdentityReview>> {
-  const t = identityVerifications;
-  const where = filters(t, q, id, q.status && identityStatus(q.status));
-  const [rows, n] = await Promise.all([
+const IDENTITY = {
+  table: identityVerifications,
+  /** Identity queue statuses are pending / passed / rejected; the queue filter's `approved` means passed. */
+  status: (s: TReviewStatus) => (s === 'approved' ? 'passed' : s),
+  select: (db: Executor) =>
     db
-      .select({ row: t, phone: users.phone, reviewer: reviewer.username })
-      .from(t)
-      .innerJoin(users, eq(users.id, t.userId))
-      .leftJoin(reviewer, eq(reviewer.id, t.reviewedBy))
-      .where(where)
-      .orderBy(desc(t.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    total(db, t, where),
-  ]);
-  return { total: n, items: rows.map(identityReviewView) };
-}
+      .select({ row: identityVerifications, phone: users.phone, reviewer: reviewer.username })
+      .from(identityVerifications)
+      .innerJoin(users, eq(users.id, identityVerifications.userId))
+      .leftJoin(reviewer, eq(reviewer.id, identityVerifications.reviewedBy))
+      .$dynamic(),
+  view: identityReviewView,
+};
 
-/** The newest identity submission of a user, as the console shows it. */
-export async function latestIdentityReview(db: Executor, userId: number): Promise<TIdentityReview | null> {
-  const page = await identityQueue(db, { user_id: userId, limit: 1, offset: 0 });
-  return page.items[0] ?? null;
-}
+/**
+ * The name of the user's newest identity submission when it passed, read in the same statement as the
+ * bank account (one correlated subquery per row, not one query per row).
+ */
+const verifiedName = sql<string | null>`(
+  select case when iv.status = 'passed' then iv.full_name end
+  from ${identityVerifications} iv
+  where iv.user_id = ${bankAccounts.userId}
+  order by iv.id desc
+  limit 1
+)`;
 
-export async function bankAccountQueue(
-  db: Executor,
-  q: QueueQuery,
-  id?: number,
-): Promise<Page<TBankAccountReview>> {
-  const t = bankAccounts;
-  const where = filters(t, q, id);
-  const [rows, n] = await Promise.all([
+const BANK_ACCOUNT = {
+  table: bankAccounts,
+  select: (db: Executor) =>
     db
-      .select({ row: t, phone: users.phone, reviewer: reviewer.username })
-      .from(t)
-      .innerJoin(users, eq(users.id, t.userId))
-      .leftJoin(reviewer, eq(reviewer.id, t.reviewedBy))
-      .where(where)
-      .orderBy(desc(t.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    total(db, t, where),
-  ]);
-  const items: TBankAccountReview[] = [];
-  for (const { row, phone, reviewer: by } of rows) {
-    const identity = await latestIdentityReview(db, row.userId);
-    items.push({
-      ...bankAccountView(row),
-      user_id: row.userId,
+      .select({ row: bankAccounts, phone: users.phone, reviewer: reviewer.username, verifiedName })
+      .from(bankAccounts)
+      .innerJoin(users, eq(users.id, bankAccounts.userId))
+      .leftJoin(reviewer, eq(reviewer.id, bankAccounts.reviewedBy))
+      .$dynamic(),
+  view: ({
+    row,
+    phone,
+    reviewer: by,
+    verifiedName: name,
+  }: {
+    row: typeof bankAccounts.$inferSelect;
+    phone: string;
+    reviewer: string | null;
+    verifiedName: string | null;
+  }): TBankAccountReview => ({
+    ...bankAccountView(row),
+    user_id: row.userId,
+    phone,
+    verified_name: name,
+    reviewed_by: by,
+  }),
+};
+
+const DEPOSIT = {
+  table: deposits,
+  select: (db: Executor) =>
+    db
+      .select({ row: deposits, phone: users.phone, reviewer: reviewer.username })
+      .from(deposits)
+      .innerJoin(users, eq(users.id, deposits.userId))
+      .leftJoin(reviewer, eq(reviewer.id, deposits.reviewedBy))
+      .$dynamic(),
+  view: (
+    {
+      row,
       phone,
-      verified_name: identity?.status === 'passed' ? identity.full_name : null,
-      reviewed_by: by,
-    });
-  }
-  return { total: n, items };
-}
+      reviewer: by,
+    }: { row: typeof deposits.$inferSelect; phone: string; reviewer: string | null },
+    settings: TSettings,
+  ): TDepositReview => ({
+    ...depositView(row),
+    user_id: row.userId,
+    phone,
+    virtual_account_number: virtualAccountNumber(settings.deposit.number_prefix, row.userId),
+    reviewed_by: by,
+  }),
+};
 
-export async function depositQueue(
-  db: Executor,
-  config: Config,
-  q: QueueQuery,
-  id?: number,
-): Promise<Page<TDepositReview>> {
-  const t = deposits;
-  const where = filters(t, q, id);
-  const [rows, n, settings] = await Promise.all([
-    db
-      .select({ row: t, phone: users.phone, reviewer: reviewer.username })
-      .from(t)
-      .innerJoin(users, eq(users.id, t.userId))
-      .leftJoin(reviewer, eq(reviewer.id, t.reviewedBy))
-      .where(where)
-      .orderBy(desc(t.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    total(db, t, where),
-    loadSettings(db, config),
-  ]);
-  return {
-    total: n,
-    items: rows.map(({ row, phone, reviewer: by }) => ({
-      ...depositView(row),
-      user_id: row.userId,
-      phone,
-      virtual_account_number: virtualAccountNumber(settings.deposit.number_prefix, row.userId),
-      reviewed_by: by,
-    })),
-  };
-}
-
-export async function withdrawalQueue(
-  db: Executor,
-  q: QueueQuery,
-  id?: number,
-): Promise<Page<TWithdrawalReview>> {
-  const t = withdrawals;
-  const where = filters(t, q, id);
-  const [rows, n] = await Promise.all([
+const WITHDRAWAL = {
+  table: withdrawals,
+  select: (db: Executor) =>
     db
       .select({
-        row: t,
+        row: withdrawals,
         account: bankAccounts,
         phone: users.phone,
         reviewer: reviewer.username,
         first: firstApprover.username,
       })
-      .from(t)
-      .innerJoin(users, eq(users.id, t.userId))
-      .innerJoin(bankAccounts, eq(bankAccounts.id, t.bankAccountId))
-      .leftJoin(reviewer, eq(reviewer.id, t.reviewedBy))
-      .leftJoin(firstApprover, eq(firstApprover.id, t.firstApprovedBy))
-      .where(where)
-      .orderBy(desc(t.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    total(db, t, where),
-  ]);
-  return {
-    total: n,
-    items: rows.map(({ row, account, phone, reviewer: by, first }) => ({
-      ...withdrawalView(row, account),
-      user_id: row.userId,
-      phone,
-      holder_name: account.holderName,
-      bank_account_status: account.status,
-      needs_second_approval: row.needsSecondApproval,
-      first_approved_by: first,
-      first_approved_at: row.firstApprovedAt?.toISOString() ?? null,
-      reviewed_by: by,
-    })),
-  };
+      .from(withdrawals)
+      .innerJoin(users, eq(users.id, withdrawals.userId))
+      .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
+      .leftJoin(reviewer, eq(reviewer.id, withdrawals.reviewedBy))
+      .leftJoin(firstApprover, eq(firstApprover.id, withdrawals.firstApprovedBy))
+      .$dynamic(),
+  view: ({
+    row,
+    account,
+    phone,
+    reviewer: by,
+    first,
+  }: {
+    row: typeof withdrawals.$inferSelect;
+    account: typeof bankAccounts.$inferSelect;
+    phone: string;
+    reviewer: string | null;
+    first: string | null;
+  }): TWithdrawalReview => ({
+    ...withdrawalView(row, account),
+    user_id: row.userId,
+    phone,
+    holder_name: account.holderName,
+    bank_account_status: account.status,
+    needs_second_approval: row.needsSecondApproval,
+    first_approved_by: first,
+    first_approved_at: row.firstApprovedAt?.toISOString() ?? null,
+    reviewed_by: by,
+  }),
+};
+
+export const identityQueue = (db: Executor, q: QueueQuery, id?: number) =>
+  page(IDENTITY, db, q, id, undefined);
+
+/** The newest identity submission of a user, as the console shows it. */
+export async function latestIdentityReview(db: Executor, userId: number): Promise<TIdentityReview | null> {
+  const found = await identityQueue(db, { user_id: userId, limit: 1, offset: 0 });
+  return found.items[0] ?? null;
 }
+
+export const bankAccountQueue = (db: Executor, q: QueueQuery, id?: number) =>
+  page(BANK_ACCOUNT, db, q, id, undefined);
+
+export const depositQueue = (db: Executor, config: Config, q: QueueQuery, id?: number) =>
+  page(DEPOSIT, db, q, id, loadSettings(db, config));
+
+export const withdrawalQueue = (db: Executor, q: QueueQuery, id?: number) =>
+  page(WITHDRAWAL, db, q, id, undefined);
 
 /** The one item of a page asked for by id, or NOT_FOUND. */
 export function only<T>(page: Page<T>): T {
