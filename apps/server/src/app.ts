@@ -256,6 +256,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await stopHearingRevocations?.();
     await realtime.stop();
     await pubsub.close();
+    if (app.ctx.uploads instanceof S3UploadStore) app.ctx.uploads.close();
   });
 
   app.decorateRequest('locale', 'ja');

@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UPLOAD_MAX_BYTES, ZUpload, ZUploadId, ZUploadPurpose, envelope, translate } from '@kabuto/contract';
@@ -10,7 +10,7 @@ import { ok } from '../../plugins/reply.js';
 import { audit } from '../console/audit.js';
 import { makeThumbnail } from './image.js';
 import { thumbnailKey } from './storage.js';
-import { saveUpload, uploadById, type UploadRow } from './uploads.js';
+import { saveUpload, uploadById } from './uploads.js';
 
 const ZUploadParams = z.object({ id: ZUploadId });
 
@@ -94,8 +94,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The upload, or its thumbnail (made now and kept when the upload predates thumbnails), for an operator. */
-  async function operatorView(id: string, thumbnail: boolean): Promise<{ row: UploadRow; bytes: Buffer }> {
+  /**
+   * The upload, or its thumbnail (made now and kept when the upload predates thumbnails), for an operator;
+   * every view is audited.
+   */
+  async function operatorView(request: FastifyRequest, reply: FastifyReply, thumbnail: boolean) {
+    const { id } = ZUploadParams.parse(request.params);
     const row = await uploadById(app.ctx.db, id);
     if (!row) throw new AppError('UPLOAD_NOT_FOUND');
     const { uploads, images } = app.ctx;
@@ -108,42 +112,27 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       }
     }
     if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
-    return { row, bytes };
+    await audit(app.ctx.db, {
+      operatorId: operatorOf(request).id,
+      action: 'upload.view',
+      targetType: 'upload',
+      targetId: row.id,
+      userId: row.userId,
+      after: thumbnail ? { purpose: row.purpose, thumbnail: true } : { purpose: row.purpose },
+      at: app.ctx.clock.now(),
+    });
+    return sendImage(reply, thumbnail ? 'image/jpeg' : row.contentType, bytes);
   }
 
   app.get(
     '/console/uploads/:id/thumbnail',
     { onRequest: requireOperator, schema: { tags: ['console'], params: ZUploadParams } },
-    async (request, reply) => {
-      const { row, bytes } = await operatorView(request.params.id, true);
-      await audit(app.ctx.db, {
-        operatorId: operatorOf(request).id,
-        action: 'upload.view',
-        targetType: 'upload',
-        targetId: row.id,
-        userId: row.userId,
-        after: { purpose: row.purpose, thumbnail: true },
-        at: app.ctx.clock.now(),
-      });
-      return sendImage(reply, 'image/jpeg', bytes);
-    },
+    async (request, reply) => operatorView(request, reply, true),
   );
 
   app.get(
     '/console/uploads/:id',
     { onRequest: requireOperator, schema: { tags: ['console'], params: ZUploadParams } },
-    async (request, reply) => {
-      const { row, bytes } = await operatorView(request.params.id, false);
-      await audit(app.ctx.db, {
-        operatorId: operatorOf(request).id,
-        action: 'upload.view',
-        targetType: 'upload',
-        targetId: row.id,
-        userId: row.userId,
-        after: { purpose: row.purpose },
-        at: app.ctx.clock.now(),
-      });
-      return sendImage(reply, row.contentType, bytes);
-    },
+    async (request, reply) => operatorView(request, reply, false),
   );
 };
