@@ -1,24 +1,24 @@
-import type { TQuote } from '@kabuto/contract';
+import { sen, type TQuote } from '@kabuto/contract';
 import { describe, expect, it } from 'vitest';
 import { collateralFor, feeFor, orderFigures, positionFigures } from './order-figures';
 
-const ZERO_FEES = { fee_bp: 0, fee_min: 0, fee_max: 0 };
+const ZERO_FEES = { fee_bp: 0, fee_min: sen(0), fee_max: sen(0) };
 
 const quote: TQuote = {
   code: '7203',
-  last: 300_000, // ¥3,000
-  bid: 299_900,
-  ask: 300_500,
-  open: 0,
-  high: 0,
-  low: 0,
-  prev_close: 0,
+  last: sen(300_000), // ¥3,000
+  bid: sen(299_900),
+  ask: sen(300_500),
+  open: sen(0),
+  high: sen(0),
+  low: sen(0),
+  prev_close: sen(0),
   volume: 0,
-  turnover: 0,
-  change: 0,
+  turnover: sen(0),
+  change: sen(0),
   change_bp: 0,
-  limit_up: 0,
-  limit_down: 0,
+  limit_up: sen(0),
+  limit_down: sen(0),
   trading_date: '2026-11-24',
   time: '2026-11-24T01:00:00.000Z',
   simulated: true,
@@ -31,31 +31,33 @@ describe('fee', () => {
 
   it('is floor(principal × bp / 10,000), rounded down to the yen', () => {
     // ¥1,234,567.89 at 10 bp = 123,456.789 sen → 123,456 sen → ¥1,234 (123,400 sen).
-    expect(feeFor(123_456_789, { fee_bp: 10, fee_min: 0, fee_max: 0 })).toBe(123_400);
+    expect(feeFor(123_456_789, { fee_bp: 10, fee_min: sen(0), fee_max: sen(0) })).toBe(123_400);
   });
 
   it('never goes below the minimum, and the minimum is also floored to the yen', () => {
-    expect(feeFor(10_000, { fee_bp: 10, fee_min: 5_000, fee_max: 0 })).toBe(5_000);
-    expect(feeFor(10_000, { fee_bp: 10, fee_min: 5_050, fee_max: 0 })).toBe(5_000);
+    expect(feeFor(10_000, { fee_bp: 10, fee_min: sen(5_000), fee_max: sen(0) })).toBe(5_000);
+    expect(feeFor(10_000, { fee_bp: 10, fee_min: sen(5_050), fee_max: sen(0) })).toBe(5_000);
   });
 
   it('is capped at the maximum when there is one', () => {
-    expect(feeFor(1_000_000_000, { fee_bp: 50, fee_min: 0, fee_max: 100_000 })).toBe(100_000);
-    expect(feeFor(1_000_000_000, { fee_bp: 50, fee_min: 0, fee_max: 0 })).toBe(5_000_000);
+    expect(feeFor(1_000_000_000, { fee_bp: 50, fee_min: sen(0), fee_max: sen(100_000) })).toBe(100_000);
+    expect(feeFor(1_000_000_000, { fee_bp: 50, fee_min: sen(0), fee_max: sen(0) })).toBe(5_000_000);
   });
 
   it('stays exact beyond 2^53 intermediate products', () => {
     // 9e14 sen × 9,999 bp would lose precision as a float product.
-    expect(feeFor(900_000_000_000_003, { fee_bp: 9_999, fee_min: 0, fee_max: 0 })).toBe(899_910_000_000_000);
+    expect(feeFor(900_000_000_000_003, { fee_bp: 9_999, fee_min: sen(0), fee_max: sen(0) })).toBe(
+      899_910_000_000_000,
+    );
   });
 
   it('is zero for nothing', () => {
-    expect(feeFor(0, { fee_bp: 10, fee_min: 5_000, fee_max: 0 })).toBe(0);
+    expect(feeFor(0, { fee_bp: 10, fee_min: sen(5_000), fee_max: sen(0) })).toBe(0);
   });
 });
 
 describe('order figures', () => {
-  const fees = { fee_bp: 10, fee_min: 0, fee_max: 0 };
+  const fees = { fee_bp: 10, fee_min: sen(0), fee_max: sen(0) };
 
   it('cash long at market: the ask, principal + fee', () => {
     const f = orderFigures(
@@ -101,7 +103,7 @@ describe('order figures', () => {
   it('uses the last price when the book side is empty', () => {
     const f = orderFigures(
       { direction: 'long', priceType: 'market', limitPrice: null, quantity: 100, leverage: 1 },
-      { ...quote, ask: 0 },
+      { ...quote, ask: sen(0) },
       ZERO_FEES,
     );
     expect(f.price).toBe(300_000);
@@ -117,7 +119,7 @@ describe('order figures', () => {
 describe('position figures at a live price', () => {
   it('long gains when the price rises', () => {
     const f = positionFigures(
-      { direction: 'long', quantity: 200, avg_price: 300_000, collateral: 0, leverage: 1 },
+      { direction: 'long', quantity: 200, avg_price: sen(300_000), collateral: sen(0), leverage: 1 },
       301_000,
     );
     expect(f.marketValue).toBe(60_200_000);
@@ -128,12 +130,24 @@ describe('position figures at a live price', () => {
 
   it('short gains when the price falls; a loss ratio floors toward −∞', () => {
     const gain = positionFigures(
-      { direction: 'short', quantity: 100, avg_price: 300_000, collateral: 10_000_000, leverage: 3 },
+      {
+        direction: 'short',
+        quantity: 100,
+        avg_price: sen(300_000),
+        collateral: sen(10_000_000),
+        leverage: 3,
+      },
       299_000,
     );
     expect(gain.floatingPl).toBe(100_000);
     const loss = positionFigures(
-      { direction: 'short', quantity: 100, avg_price: 300_000, collateral: 10_000_000, leverage: 3 },
+      {
+        direction: 'short',
+        quantity: 100,
+        avg_price: sen(300_000),
+        collateral: sen(10_000_000),
+        leverage: 3,
+      },
       301_000,
     );
     expect(loss.floatingPl).toBe(-100_000);

@@ -1,4 +1,4 @@
-import { sen, type TTradingRules } from '@kabuto/contract';
+import type { TTradingRules } from '@kabuto/contract';
 import { Button, Dialog, Switch } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,8 +23,8 @@ export function useFeeScheduleText(rules: TTradingRules | undefined): string {
   if (rules.fee_bp === 0 && rules.fee_min === 0) return t('trading.commissionZero');
   return t('trading.commissionRate', {
     rate: `${formatShares(rules.fee_bp, locale)} bp`,
-    min: formatMoney(sen(rules.fee_min), locale),
-    max: rules.fee_max > 0 ? formatMoney(sen(rules.fee_max), locale) : '—',
+    min: formatMoney(rules.fee_min, locale),
+    max: rules.fee_max > 0 ? formatMoney(rules.fee_max, locale) : '—',
   });
 }
 

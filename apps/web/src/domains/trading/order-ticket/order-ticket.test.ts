@@ -1,3 +1,4 @@
+import { sen } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +12,7 @@ import {
 } from './order-ticket';
 
 const yen = (sen: number) => `¥${sen / 100}`;
-const limits = { limit_down: 100_000, limit_up: 300_000 };
+const limits = { limit_down: sen(100_000), limit_up: sen(300_000) };
 
 describe('order ticket validation', () => {
   it('requires a limit price on the tick grid within the daily limits', () => {
@@ -27,7 +28,7 @@ describe('order ticket validation', () => {
     });
     expect(limitPriceIssue(200_000, false, limits, yen)).toBeNull();
     // No published limits: any price on the grid.
-    expect(limitPriceIssue(310_000, false, { limit_down: 0, limit_up: 0 }, yen)).toBeNull();
+    expect(limitPriceIssue(310_000, false, { limit_down: sen(0), limit_up: sen(0) }, yen)).toBeNull();
   });
 
   it('requires a whole number of lots up to the maximum', () => {

@@ -1,5 +1,12 @@
 // @vitest-environment happy-dom
-import { MESSAGES, type TMarketStatus, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
+import {
+  sen,
+  MESSAGES,
+  type TMarketStatus,
+  type TOrder,
+  type TQuote,
+  type TTradingRules,
+} from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -24,19 +31,19 @@ const en = MESSAGES.en;
 const stock = { code: '7203', name: 'Toyota', topix500: true, price_decimals: 0 };
 const quote: TQuote = {
   code: '7203',
-  last: 300_000,
-  bid: 299_900,
-  ask: 300_500,
-  open: 0,
-  high: 0,
-  low: 0,
-  prev_close: 0,
+  last: sen(300_000),
+  bid: sen(299_900),
+  ask: sen(300_500),
+  open: sen(0),
+  high: sen(0),
+  low: sen(0),
+  prev_close: sen(0),
   volume: 0,
-  turnover: 0,
-  change: 0,
+  turnover: sen(0),
+  change: sen(0),
   change_bp: 0,
-  limit_up: 360_000,
-  limit_down: 240_000,
+  limit_up: sen(360_000),
+  limit_down: sen(240_000),
   trading_date: '2026-11-24',
   time: '2026-11-24T01:00:00.000Z',
   simulated: true,
@@ -46,10 +53,10 @@ const rules: TTradingRules = {
   max_leverage: 3,
   initial_margin_bp: 3_300,
   maintenance_bp: 2_000,
-  min_collateral: 30_000_000,
+  min_collateral: sen(30_000_000),
   fee_bp: 0,
-  fee_min: 0,
-  fee_max: 0,
+  fee_min: sen(0),
+  fee_max: sen(0),
 };
 const status: TMarketStatus = {
   phase: 'closed',
@@ -77,11 +84,11 @@ const placed: TOrder = {
   venue: 'exchange',
   position_id: null,
   status: 'filled',
-  fill_price: 300_500,
-  principal: 30_050_000,
-  fee: 0,
-  total: 30_050_000,
-  reserved: 0,
+  fill_price: sen(300_500),
+  principal: sen(30_050_000),
+  fee: sen(0),
+  total: sen(30_050_000),
+  reserved: sen(0),
   reason: null,
   created_at: '2026-11-24T01:00:00.000Z',
   filled_at: '2026-11-24T01:00:00.000Z',
@@ -227,7 +234,7 @@ describe('order ticket hook: server errors', () => {
     });
     expect(result.current.shownPriceError).toBe('Server says no');
     // The daily limits move below the typed ¥3,000 while the server's issue stands: the client rule wins.
-    rerender({ quote: { ...quote, limit_up: 290_000 } });
+    rerender({ quote: { ...quote, limit_up: sen(290_000) } });
     expect(result.current.shownPriceError).toBe(
       i18n.t('errors.PRICE_OUTSIDE_LIMITS', { ns: 'contract', lower: '¥2,400', upper: '¥2,900' }),
     );

@@ -1,4 +1,4 @@
-import { maskPhone, sen, type TUserInfo } from '@kabuto/contract';
+import { maskPhone, type TUserInfo } from '@kabuto/contract';
 import { Badge, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
@@ -32,7 +32,7 @@ export function UserPage() {
 function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boolean }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const pl = sen(info.floating_pl);
+  const pl = info.floating_pl;
   const plClass = pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : '';
   return (
     <section className="account-card" aria-label={t('titles.user')} aria-busy={refreshing}>
@@ -50,17 +50,17 @@ function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boo
       <div className="account-card__total">
         <div className="account-card__label">{t('user.totalAssets')}</div>
         <div className="account-card__amount" data-testid="total-assets">
-          {formatMoney(sen(info.total_assets), locale)}
+          {formatMoney(info.total_assets, locale)}
         </div>
       </div>
       <dl className="account-card__grid">
         <div>
           <dt>{t('user.availableBalance')}</dt>
-          <dd data-testid="available-balance">{formatMoney(sen(info.available_balance), locale)}</dd>
+          <dd data-testid="available-balance">{formatMoney(info.available_balance, locale)}</dd>
         </div>
         <div>
           <dt>{t('user.usedFunds')}</dt>
-          <dd data-testid="used-funds">{formatMoney(sen(info.used_funds), locale)}</dd>
+          <dd data-testid="used-funds">{formatMoney(info.used_funds, locale)}</dd>
         </div>
         <div>
           <dt>{t('user.floatingPl')}</dt>

@@ -1,4 +1,4 @@
-import { MARGIN_RULES, sen, type TPosition } from '@kabuto/contract';
+import { MARGIN_RULES, yen, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,7 +62,7 @@ function Rules() {
   const rules = useQuery(rulesQuery()).data;
   const initial = (rules?.initial_margin_bp ?? MARGIN_RULES.initialMarginBp) / 100;
   const maintenance = (rules?.maintenance_bp ?? MARGIN_RULES.maintenanceBp) / 100;
-  const min = rules?.min_collateral ?? MARGIN_RULES.minCollateralYen * 100;
+  const min = rules?.min_collateral ?? yen(MARGIN_RULES.minCollateralYen);
   return (
     <section
       className="notice-card"
@@ -77,7 +77,7 @@ function Rules() {
           {t('dayTrade.ruleMargin', {
             rate: `${String(initial)}%`,
             max: String(rules?.max_leverage ?? MARGIN_RULES.maxLeverage),
-            min: formatMoney(sen(min), locale),
+            min: formatMoney(min, locale),
           })}
         </li>
         <li>{t('dayTrade.ruleMarginCall', { rate: `${String(maintenance)}%` })}</li>
@@ -214,7 +214,7 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
         t('orders.sellPrice'),
         position.close_price === null ? '—' : formatPriceAuto(position.close_price, locale),
       ],
-      ['pl', t('orders.realizedPl'), formatSignedMoney(sen(position.realized_pl), locale)],
+      ['pl', t('orders.realizedPl'), formatSignedMoney(position.realized_pl, locale)],
       [
         'closed-by',
         t('dayTrade.closedBy'),
@@ -224,8 +224,8 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
   } else {
     rows.push(
       ['price', t('orders.currentPrice'), formatPriceAuto(position.last_price, locale)],
-      ['collateral', t('dayTrade.collateral'), formatMoney(sen(position.collateral), locale)],
-      ['pl', t('orders.floatingPl'), formatSignedMoney(sen(position.floating_pl), locale)],
+      ['collateral', t('dayTrade.collateral'), formatMoney(position.collateral, locale)],
+      ['pl', t('orders.floatingPl'), formatSignedMoney(position.floating_pl, locale)],
     );
   }
   return (

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { sen, type Locale, type TDeposit, type TDepositAccount } from '@kabuto/contract';
+import type { Locale, TDeposit, TDepositAccount } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
@@ -252,7 +252,7 @@ function DepositRecord({ deposit, locale }: { deposit: TDeposit; locale: Locale 
   return (
     <li className="funds-card" data-testid="deposit-record" data-status={deposit.status}>
       <div className="funds-card__head">
-        <strong data-testid="record-amount">{formatMoney(sen(deposit.amount), locale)}</strong>
+        <strong data-testid="record-amount">{formatMoney(deposit.amount, locale)}</strong>
         <ReviewStatus status={deposit.status} />
       </div>
       <dl className="funds-details">

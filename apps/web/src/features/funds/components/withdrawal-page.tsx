@@ -90,11 +90,11 @@ function RulesCard({ rules }: { rules: TWithdrawalRules }) {
       <dl className="funds-details">
         <div>
           <dt>{t('withdrawal.withdrawable')}</dt>
-          <dd data-testid="withdrawable">{formatMoney(sen(rules.withdrawable), locale)}</dd>
+          <dd data-testid="withdrawable">{formatMoney(rules.withdrawable, locale)}</dd>
         </div>
         <div>
           <dt>{t('withdrawal.minimum')}</dt>
-          <dd data-testid="withdrawal-minimum">{formatMoney(sen(rules.min_amount), locale)}</dd>
+          <dd data-testid="withdrawal-minimum">{formatMoney(rules.min_amount, locale)}</dd>
         </div>
         <div>
           <dt>{t('withdrawal.fee')}</dt>
@@ -125,7 +125,7 @@ function FiledNotice({ withdrawal, creditHours }: { withdrawal: TWithdrawal; cre
   const locale = useLocale();
   return (
     <section className="notice-card" role="status" data-testid="withdrawal-filed">
-      <h2>{t('withdrawal.filedTitle', { amount: formatMoney(sen(withdrawal.amount), locale) })}</h2>
+      <h2>{t('withdrawal.filedTitle', { amount: formatMoney(withdrawal.amount, locale) })}</h2>
       <p data-testid="withdrawal-processing">
         {processingText(
           processingTimeOf(withdrawal.process_after, withdrawal.created_at),
@@ -155,7 +155,7 @@ function WithdrawalForm({
   const schema = useMemo(
     () =>
       withdrawalFormSchema(
-        { minAmount: sen(rules.min_amount), withdrawable: sen(rules.withdrawable) },
+        { minAmount: rules.min_amount, withdrawable: rules.withdrawable },
         locale,
         formattersFor(locale),
         tContract,
@@ -242,7 +242,7 @@ function WithdrawalForm({
         control={form.control}
         name="amount"
         label={t('withdrawal.amount')}
-        placeholder={t('withdrawal.amountPlaceholder', { m: formatMoney(sen(rules.min_amount), locale) })}
+        placeholder={t('withdrawal.amountPlaceholder', { m: formatMoney(rules.min_amount, locale) })}
         inputMode="numeric"
         autoComplete="off"
         maxLength={16}
@@ -347,7 +347,7 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
   return (
     <li className="funds-card" data-testid="withdrawal-record" data-status={withdrawal.status}>
       <div className="funds-card__head">
-        <strong data-testid="record-amount">{formatMoney(sen(withdrawal.amount), locale)}</strong>
+        <strong data-testid="record-amount">{formatMoney(withdrawal.amount, locale)}</strong>
         <ReviewStatus status={withdrawal.status} />
       </div>
       <dl className="funds-details">
@@ -360,7 +360,7 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
         </div>
         <div>
           <dt>{t('withdrawal.fee')}</dt>
-          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(sen(withdrawal.fee), locale)}</dd>
+          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(withdrawal.fee, locale)}</dd>
         </div>
         <div>
           <dt>{t('funds.filedAt')}</dt>

@@ -138,7 +138,7 @@ function TransactionLog() {
       {latestCash !== undefined && kind === '' && (
         <p className="ledger-summary">
           {t('ledger.latestCash')}:{' '}
-          <strong data-testid="ledger-cash-balance">{formatMoney(sen(latestCash.balance), locale)}</strong>
+          <strong data-testid="ledger-cash-balance">{formatMoney(latestCash.balance, locale)}</strong>
         </p>
       )}
 
@@ -192,8 +192,7 @@ function LedgerRow({ line }: { line: TLedgerLine }) {
         <time dateTime={line.at}>{formatDateTime(line.at, locale)}</time>
         <span>{t(`ledger.accounts.${line.account}`)}</span>
         <span>
-          {t('ledger.balance')}:{' '}
-          <span data-testid="ledger-balance">{formatMoney(sen(line.balance), locale)}</span>
+          {t('ledger.balance')}: <span data-testid="ledger-balance">{formatMoney(line.balance, locale)}</span>
         </span>
       </div>
       {line.memo !== null && line.memo !== '' && <div className="ledger-row__memo">{line.memo}</div>}

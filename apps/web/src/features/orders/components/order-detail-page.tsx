@@ -1,4 +1,4 @@
-import { sen } from '@kabuto/contract';
+import type { Sen } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,7 @@ function OrderDetail() {
   if (isPending) return <PageLoading />;
   if (isError) return <EmptyState description={t('orders.notFound')} />;
 
-  const money = (v: number) => formatMoney(sen(v), locale);
+  const money = (v: Sen) => formatMoney(v, locale);
   const time = (v: string | null) => (v === null ? '—' : formatDateTime(v, locale));
   const rows: [string, string, string][] = [
     ['order-no', t('orders.orderNo'), order.order_no],

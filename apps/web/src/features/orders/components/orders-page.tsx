@@ -300,7 +300,7 @@ function ClosedList() {
               />
               <Row
                 label={t('orders.realizedPl')}
-                value={formatSignedMoney(sen(position.realized_pl), locale)}
+                value={formatSignedMoney(position.realized_pl, locale)}
                 className={plClass(position.realized_pl)}
                 testId="closed-pl"
               />
@@ -366,7 +366,7 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
             }
           />
           <Row label={t('trading.quantity')} value={formatShares(order.quantity, locale)} />
-          <Row label={t('orders.reserved')} value={formatMoney(sen(order.reserved), locale)} />
+          <Row label={t('orders.reserved')} value={formatMoney(order.reserved, locale)} />
           <Row label={t('orders.createdAt')} value={formatDateTime(order.created_at, locale)} />
           {order.fills_from !== null && (
             <Row label={t('orders.fillsFrom')} value={formatDateTime(order.fills_from, locale)} />

@@ -1,4 +1,4 @@
-import { sen, type TOrder, type TStockRow, type TTradingRules } from '@kabuto/contract';
+import type { TOrder, TStockRow, TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -231,7 +231,7 @@ function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boole
     rows.push(['fill-price', t('orders.fillPrice'), formatPriceAuto(order.fill_price, locale)]);
   }
   if (order.status === 'pending') {
-    rows.push(['reserved', t('orders.reserved'), formatMoney(sen(order.reserved), locale)]);
+    rows.push(['reserved', t('orders.reserved'), formatMoney(order.reserved, locale)]);
   }
   rows.push(['created', t('pts.appliedAt'), formatDateTime(order.created_at, locale)]);
   if (order.filled_at !== null)
