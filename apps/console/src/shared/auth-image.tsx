@@ -3,38 +3,62 @@ import { useEffect, useState } from 'react';
 import { api } from './client';
 import { useLocale } from './locale';
 
-type Loaded = { uploadId: string; url: string } | { uploadId: string; failed: true };
+type Loaded = { path: string; url: string } | { path: string; failed: true };
 
 /**
- * A user's uploaded photo: fetched with the operator's bearer token (an <img src> could not send it),
- * shown from an object URL that is revoked when the component goes away; click to enlarge.
+ * A file fetched with the operator's bearer token (an <img src> could not send it), as an object URL that
+ * is revoked when the path changes or the component goes away. `path` null fetches nothing.
  */
-export function AuthImage({ uploadId, alt }: { uploadId: string; alt: string }) {
-  const { t } = useLocale();
+function useAuthObjectUrl(path: string | null): Loaded | null {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-
   useEffect(() => {
+    if (path === null) return undefined;
     let objectUrl: string | null = null;
     let cancelled = false;
     api
-      .fetchFile({ path: `/uploads/${encodeURIComponent(uploadId)}`, notify: false })
+      .fetchFile({ path, notify: false })
       .then((file) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(file.blob);
-        setLoaded({ uploadId, url: objectUrl });
+        setLoaded({ path, url: objectUrl });
       })
       .catch(() => {
-        if (!cancelled) setLoaded({ uploadId, failed: true });
+        if (!cancelled) setLoaded({ path, failed: true });
       });
     return () => {
       cancelled = true;
       if (objectUrl !== null) URL.revokeObjectURL(objectUrl);
     };
-  }, [uploadId]);
+  }, [path]);
+  return loaded?.path === path ? loaded : null;
+}
 
-  if (loaded?.uploadId !== uploadId) {
-    return <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>;
-  }
-  if ('failed' in loaded) return <Typography.Text type="danger">{t('identity.photoFailed')}</Typography.Text>;
-  return <Image src={loaded.url} alt={alt} className="console-photo" />;
+/**
+ * A user's uploaded photo: the reviewer's thumbnail (made by the server when the photo was stored, small
+ * enough for a queue of many) is shown; clicking it opens the full photo, fetched only then. Both views are
+ * audited by the server.
+ */
+export function AuthImage({ uploadId, alt }: { uploadId: string; alt: string }) {
+  const { t } = useLocale();
+  const base = `/uploads/${encodeURIComponent(uploadId)}`;
+  const thumbnail = useAuthObjectUrl(`${base}/thumbnail`);
+  const [previewing, setPreviewing] = useState(false);
+  const full = useAuthObjectUrl(previewing ? base : null);
+
+  if (thumbnail === null) return <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>;
+  if ('failed' in thumbnail)
+    return <Typography.Text type="danger">{t('identity.photoFailed')}</Typography.Text>;
+  return (
+    <Image
+      src={thumbnail.url}
+      alt={alt}
+      className="console-photo"
+      preview={{
+        visible: previewing,
+        onVisibleChange: setPreviewing,
+        // Until the full photo arrives the preview shows the thumbnail, enlarged.
+        src: full !== null && !('failed' in full) ? full.url : thumbnail.url,
+      }}
+    />
+  );
 }

@@ -630,7 +630,7 @@ export const en = {
     front: 'Front of your ID',
     back: 'Back of your ID',
     photoNote:
-      'JPEG, PNG, WebP or HEIC, up to 10 MB each. Make sure every corner is visible and the text is sharp.',
+      'JPEG, PNG or WebP, up to 10 MB each. Make sure every corner is visible and the text is sharp.',
     submit: 'Submit for review',
     resubmit: 'Submit again',
     resubmitTitle: 'Correct and submit again',

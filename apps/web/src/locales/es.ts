@@ -630,7 +630,7 @@ export const es = {
     front: 'Anverso del documento',
     back: 'Reverso del documento',
     photoNote:
-      'JPEG, PNG, WebP o HEIC, hasta 10 MB cada una. Asegúrese de que se vean las cuatro esquinas y de que el texto sea legible.',
+      'JPEG, PNG o WebP, hasta 10 MB cada una. Asegúrese de que se vean las cuatro esquinas y de que el texto sea legible.',
     submit: 'Enviar para revisión',
     resubmit: 'Enviar de nuevo',
     resubmitTitle: 'Corregir y enviar de nuevo',

@@ -634,7 +634,7 @@ export const fr = {
     front: "Recto de la pièce d'identité",
     back: "Verso de la pièce d'identité",
     photoNote:
-      'JPEG, PNG, WebP ou HEIC, 10 Mo maximum par photo. Les quatre coins doivent être visibles et le texte net.',
+      'JPEG, PNG ou WebP, 10 Mo maximum par photo. Les quatre coins doivent être visibles et le texte net.',
     submit: 'Envoyer pour vérification',
     resubmit: 'Envoyer à nouveau',
     resubmitTitle: 'Corriger et envoyer à nouveau',

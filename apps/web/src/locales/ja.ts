@@ -625,8 +625,7 @@ export const ja = {
     idNumberPlaceholder: '英数字とハイフン',
     front: '本人確認書類（表面）',
     back: '本人確認書類（裏面）',
-    photoNote:
-      'JPEG・PNG・WebP・HEIC形式、1枚10MBまで。四隅まで写り、文字がはっきり読める写真をご用意ください。',
+    photoNote: 'JPEG・PNG・WebP形式、1枚10MBまで。四隅まで写り、文字がはっきり読める写真をご用意ください。',
     submit: '審査を申請する',
     resubmit: '再申請する',
     resubmitTitle: '内容を修正して再申請',

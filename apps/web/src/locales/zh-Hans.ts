@@ -611,7 +611,7 @@ export const zhHans = {
     idNumberPlaceholder: '字母、数字和连字符',
     front: '证件正面',
     back: '证件反面',
-    photoNote: '支持 JPEG、PNG、WebP、HEIC，每张不超过 10 MB。请确保四角完整、文字清晰。',
+    photoNote: '支持 JPEG、PNG、WebP，每张不超过 10 MB。请确保四角完整、文字清晰。',
     submit: '提交审核',
     resubmit: '重新提交',
     resubmitTitle: '修改后重新提交',

@@ -610,7 +610,7 @@ export const zhHant = {
     idNumberPlaceholder: '英文字母、數字與連字號',
     front: '證件正面',
     back: '證件反面',
-    photoNote: '支援 JPEG、PNG、WebP、HEIC，每張不超過 10 MB。請確認四角完整、文字清晰。',
+    photoNote: '支援 JPEG、PNG、WebP，每張不超過 10 MB。請確認四角完整、文字清晰。',
     submit: '送出審核',
     resubmit: '重新送出',
     resubmitTitle: '修改後重新送出',

@@ -108,7 +108,7 @@ export function PhotoUpload({
         id={id}
         className="visually-hidden"
         type="file"
-        accept="image/jpeg,image/png,image/webp,image/heic,.heic"
+        accept="image/jpeg,image/png,image/webp"
         aria-describedby={shownError === undefined ? undefined : `${id}-error`}
         onChange={(event) => {
           const file = event.target.files?.[0];
