@@ -164,6 +164,10 @@ export const ZTradingRules = z.object({
 export type TTradingRules = z.infer<typeof ZTradingRules>;
 
 // Ledger: GET /api/ledger/entries, GET /api/ledger/statement (CSV), POST /api/ledger/verifyStatement
+/**
+ * Every kind of journal entry the server writes: the one list. The server's entries are typed by it, and
+ * every catalogue has a label for each (`ledgerKinds`, checked by the type and by the web app's test).
+ */
 export const LEDGER_ENTRY_KINDS = [
   'demo_funding',
   'order_reserve',
@@ -178,6 +182,10 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_paid',
   'withdrawal_release',
 ] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+/** A user's ledger accounts, as the transaction log names them. */
+export const LEDGER_ACCOUNTS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 export const ZLedgerQuery = z.object({
   kind: z.string().max(40).optional(),
   from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
@@ -189,7 +197,7 @@ export const ZLedgerLine = z.object({
   seq: z.number().int(),
   at: z.string(),
   kind: z.string(),
-  account: z.enum(['cash', 'reserved', 'margin', 'withdrawing']),
+  account: z.enum(LEDGER_ACCOUNTS),
   amount: ZSenAmount,
   /** the account's balance after this line */
   balance: ZSenAmount,
