@@ -206,6 +206,29 @@ export const ZLedgerLine = z.object({
 });
 export type TLedgerLine = z.infer<typeof ZLedgerLine>;
 export const ZLedgerPage = z.object({ total: z.number().int(), items: z.array(ZLedgerLine) });
+/**
+ * GET /api/ledger/movements: the user's money as they see it, one movement per business object (an order,
+ * a deposit, a withdrawal...), newest first. A movement groups the journal entries that share their object
+ * (a withdrawal's request with its payout or return, an order's hold with its fill and release): `kind` is
+ * its first entry's kind, `state` its latest's, and `cash` its net change of the user's available cash (a
+ * withdrawal paid: minus the amount; returned: zero). The internal legs (held, withdrawing) are not shown.
+ */
+export const ZMovementQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZLedgerMovement = z.object({
+  /** the business object: "withdrawal:12", "deposit:3", an order number, or "entry:<id>" */
+  key: z.string(),
+  kind: z.enum(LEDGER_ENTRY_KINDS),
+  state: z.enum(LEDGER_ENTRY_KINDS),
+  started_at: z.string(),
+  updated_at: z.string(),
+  cash: ZSenAmount,
+  entries: z.number().int(),
+});
+export type TLedgerMovement = z.infer<typeof ZLedgerMovement>;
+export const ZLedgerMovementPage = z.object({ total: z.number().int(), items: z.array(ZLedgerMovement) });
 export const ZStatementQuery = z.object({
   from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
   to: z.iso.date({ error: 'validation.dateFormat' }).optional(),
