@@ -6,14 +6,22 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /**
- * Dependency boundaries (DESIGN.md §3, bulletproof-react): contract imports nothing of ours; web and server
- * never import each other, nor the console; in the web app and the console shared <- features <- app, and
- * no feature imports another. Cross-folder imports in both go through the `@/` alias, so these patterns see
- * every one of them.
+ * Dependency boundaries (DESIGN.md §3, ADR 0019), checked by core ESLint's no-restricted-imports: contract
+ * imports nothing of ours, the client core only the contract; web and server never import each other, nor
+ * the console. In the web app shared <- domains <- features <- app: shared imports nothing above it, a
+ * domain (trading, market) imports only shared, a feature imports domains and shared but no other feature,
+ * and app imports all. The console has no domains: shared <- features <- app. Cross-folder imports go
+ * through the `@/` alias, so these patterns see every one of them.
  */
 const featuresDir = 'apps/web/src/features';
 const features = existsSync(featuresDir)
   ? readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+const domainsDir = 'apps/web/src/domains';
+const domains = existsSync(domainsDir)
+  ? readdirSync(domainsDir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
   : [];
@@ -41,6 +49,13 @@ const boundaries = [
     rules: restricted({
       group: ['**/apps/**', '@kabuto/server', '@kabuto/web'],
       message: 'contract imports nothing of ours',
+    }),
+  },
+  {
+    files: ['packages/client/**/*.ts'],
+    rules: restricted({
+      group: ['**/apps/**', '@kabuto/server', '@kabuto/server/*', '@kabuto/web', '@kabuto/console'],
+      message: 'the client core imports only the contract: the apps build on it, not it on them',
     }),
   },
   {
@@ -81,12 +96,26 @@ const boundaries = [
     ),
   })),
   {
-    files: ['apps/web/src/shared/**/*.{ts,tsx}'],
+    files: ['apps/web/src/shared/**/*.{ts,tsx}', 'apps/web/src/locales/**/*.ts'],
     rules: restricted(escapeFolder, {
-      group: ['@/features/*', '@/app/*'],
-      message: 'shared code must not depend on features or the app layer',
+      group: ['@/domains/*', '@/features/*', '@/app/*'],
+      message: 'shared code must not depend on domains, features or the app layer',
     }),
   },
+  ...domains.map((name) => ({
+    files: [`${domainsDir}/${name}/**/*.{ts,tsx}`],
+    rules: restricted(
+      escapeFolder,
+      {
+        group: ['@/features/*', '@/app/*'],
+        message: 'a domain must not depend on features or the app layer',
+      },
+      {
+        group: ['@/domains/*', `!@/domains/${name}`, `!@/domains/${name}/*`],
+        message: 'A domain imports only shared code; lift what two domains need into src/shared.',
+      },
+    ),
+  })),
   ...features.map((name) => ({
     files: [`${featuresDir}/${name}/**/*.{ts,tsx}`],
     rules: restricted(
@@ -140,6 +169,22 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // A test that cannot run here says so: apps/server/src/test/needs.ts skips it, counts it and names it.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['skipIf', 'runIf'].map((property) => ({
+            object,
+            property,
+            message: 'a quiet skip: use describeNeeding (apps/server/src/test/needs.ts), which reports it',
+          })),
+        ),
+      ],
+    },
   },
   ...boundaries,
 );

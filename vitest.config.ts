@@ -1,32 +1,33 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import NotRunReporter from './scripts/not-run-reporter.js';
 
 /**
- * The front ends' `@/` import prefix, as their Vite configs resolve it: `@/x` is `apps/<app>/src/x` of the
- * app the importing file belongs to (the console and the web app both use `@/`, for different folders).
+ * The front ends' `@/` alias (their vite configs' `resolve.alias`), per app: `@/x` imported from a file of
+ * apps/web resolves to apps/web/src/x, from apps/console to apps/console/src/x. Hook tests need it.
  */
-function appAlias(): Plugin {
-  const apps = fileURLToPath(new URL('./apps/', import.meta.url));
-  return {
-    name: 'kabuto-app-alias',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      if (!source.startsWith('@/') || importer === undefined) return null;
-      const app = /\/apps\/(web|console)\/src\//.exec(importer)?.[1];
-      if (app === undefined) return null;
-      return this.resolve(`${apps}${app}/src/${source.slice(2)}`, importer, { ...options, skipSelf: true });
-    },
-  };
-}
+const appAlias: Plugin = {
+  name: 'kabuto-app-alias',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (!source.startsWith('@/') || importer === undefined) return null;
+    const app = /[\\/]apps[\\/](web|console)[\\/]/.exec(importer)?.[1];
+    if (app === undefined) return null;
+    const target = fileURLToPath(new URL(`./apps/${app}/src/${source.slice(2)}`, import.meta.url));
+    return this.resolve(target, importer, { skipSelf: true });
+  },
+};
 
 /**
  * Unit and integration tests. Integration tests build the Fastify app per file against a fresh
  * database: PGlite in memory by default, a new PostgreSQL database per file when TEST_DATABASE_URL is set
- * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set). Front-end component
- * tests choose happy-dom with a `// @vitest-environment happy-dom` line.
+ * (scripts/test.mjs runs the suite a second time that way when DATABASE_URL is set). Suites that need
+ * PostgreSQL or Redis go through `describeNeeding` (apps/server/src/test/needs.ts); the not-run reporter
+ * names the ones a run skipped. Front-end component tests choose happy-dom with a
+ * `// @vitest-environment happy-dom` line.
  */
 export default defineConfig({
-  plugins: [appAlias()],
+  plugins: [appAlias],
   resolve: { conditions: ['@kabuto/source'] },
   ssr: { resolve: { conditions: ['@kabuto/source'] } },
   test: {
@@ -36,5 +37,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', new NotRunReporter()],
   },
 });

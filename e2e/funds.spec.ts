@@ -125,7 +125,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     });
     const front = page.getByTestId('photo-identity_front');
     await expect(front).toHaveAttribute('data-state', 'failed');
-    await expect(front.getByRole('alert')).toHaveText('Only JPEG, PNG, WebP or HEIC photos can be uploaded');
+    await expect(front.getByRole('alert')).toHaveText('Only JPEG, PNG or WebP photos can be uploaded');
 
     await fileIdentity(page, '山田 太郎', 'AB1234567');
     await page.getByRole('button', { name: 'Submit for review' }).click();

@@ -83,6 +83,27 @@ export function ensureBuilt({ force = false } = {}) {
   writeFileSync(stamp, new Date().toISOString());
 }
 
+/**
+ * The files under `dir/prefix` (as paths relative to `dir`, `/`-separated) that `keep` accepts; node_modules
+ * and dist left out.
+ */
+export function listFiles(dir, keep, prefix = '') {
+  const found = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) found.push(...listFiles(dir, keep, path));
+    else if (keep(path)) found.push(path);
+  }
+  return found.sort();
+}
+
+/** A banner that a scrolling terminal does not hide: a title and one line per item between two rules. */
+export function notRunBanner(title, items) {
+  const rule = '!'.repeat(100);
+  return ['', rule, `!! ${title}:`, ...items.map((item) => `!!   - ${item}`), rule, ''].join('\n');
+}
+
 export function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
     Boolean,

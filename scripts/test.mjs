@@ -1,8 +1,33 @@
 // `npm test`: installs what is missing, then lint, format, type checks, unit and integration tests
 // (PGlite, then PostgreSQL again when DATABASE_URL is set), the build, and the end-to-end suite in Chromium.
-import { checkNode, ensureBuilt, ensureInstalled, findChromium, runOrExit } from './lib.mjs';
+// What cannot run without PostgreSQL (DATABASE_URL) or Redis (REDIS_URL) is named in a banner at the start
+// and, counted from what the test runs themselves reported, at the end. With CI=true both are required.
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  checkNode,
+  ensureBuilt,
+  ensureInstalled,
+  findChromium,
+  listFiles,
+  notRunBanner,
+  root,
+  runOrExit,
+} from './lib.mjs';
 
 checkNode();
+const databaseUrl = process.env.DATABASE_URL || '';
+const redisUrl = process.env.REDIS_URL || '';
+if (process.env.CI === 'true' && (!databaseUrl || !redisUrl)) {
+  const unset = [!databaseUrl && 'DATABASE_URL', !redisUrl && 'REDIS_URL'].filter(Boolean).join(' and ');
+  console.error(
+    `CI=true but ${unset} ${unset.includes(' and ') ? 'are' : 'is'} not set: in CI every test must run, the ` +
+      'PostgreSQL pass and the Redis tests included.\nRun .ci/run (it points the tests at the local ' +
+      'PostgreSQL and Redis, and fails when they do not answer), or set both variables.',
+  );
+  process.exit(1);
+}
 const chromium = findChromium();
 if (!chromium) {
   console.error(
@@ -15,11 +40,58 @@ if (!chromium) {
 }
 ensureInstalled();
 
+// What will not run, from the sources: the PostgreSQL pass (every server test file once more) and the suites
+// that go through describeNeeding (apps/server/src/test/needs.ts). The closing banner counts from the runs.
+const twoProcess = 'apps/server/src/realtime/redis.test.ts';
+const serverTests = listFiles(root, (f) => f.endsWith('.test.ts'), 'apps/server/src');
+const needing = (need) =>
+  serverTests.filter((f) =>
+    new RegExp(`describeNeeding\\(\\s*'${need}'`).test(readFileSync(join(root, f), 'utf8')),
+  );
+const absences = [];
+if (!databaseUrl) {
+  absences.push(
+    `the PostgreSQL pass: ${serverTests.length - 1} server test files do not run on PostgreSQL (DATABASE_URL is ` +
+      'not set), so the pipelined transactions (db/pipelined.ts) and the real races of ' +
+      'trading/concurrency.test.ts are not exercised',
+    ...needing('postgres').map((f) => `${f}: needs PostgreSQL (DATABASE_URL is not set)`),
+  );
+}
+if (!redisUrl) absences.push(...needing('redis').map((f) => `${f}: needs Redis (REDIS_URL is not set)`));
+if (absences.length > 0) console.warn(notRunBanner('WILL NOT RUN (local run without them)', absences));
+
+// Every suite that describeNeeding skipped, one JSON line each (scripts/not-run-reporter.ts).
+const notRunLog = join(mkdtempSync(join(tmpdir(), 'kabuto-not-run-')), 'not-run.jsonl');
+process.on('exit', () => {
+  const lines = existsSync(notRunLog)
+    ? readFileSync(notRunLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  const seen = new Set();
+  const suites = lines.filter((l) => !seen.has(`${l.file}|${l.suite}`) && seen.add(`${l.file}|${l.suite}`));
+  const tests = suites.reduce((n, l) => n + l.tests, 0);
+  const report = [
+    ...(databaseUrl ? [] : [absences[0]]),
+    ...suites.map((l) => `${l.file} › ${l.suite}: ${l.tests} test${l.tests === 1 ? '' : 's'}, ${l.reason}`),
+  ];
+  if (report.length > 0) {
+    console.warn(
+      notRunBanner(
+        `NOT RUN: ${databaseUrl ? '' : `${serverTests.length - 1} files on PostgreSQL, `}` +
+          `${tests} test${tests === 1 ? '' : 's'} in ${suites.length} suite${suites.length === 1 ? '' : 's'} needing PostgreSQL or Redis`,
+        report,
+      ),
+    );
+  }
+});
+
 const started = Date.now();
 const step = (name, command, args, env = {}) => {
   const t0 = Date.now();
   console.log(`\n▶ ${name}`);
-  runOrExit(command, args, { env: { ...process.env, ...env } });
+  runOrExit(command, args, { env: { ...process.env, KABUTO_NOT_RUN_LOG: notRunLog, ...env } });
   console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 };
 
@@ -30,32 +102,31 @@ step('type check', 'npx', [
   '-b',
   'tsconfig.json',
   'packages/contract',
+  'packages/client',
   'apps/server',
   'apps/web',
   'apps/console',
   'e2e',
   'bench',
 ]);
-// The two-process Redis test starts two servers and times their ticks: it runs on its own, after the
-// parallel suites, so that the other test files' load cannot starve its processes.
-const twoProcess = 'apps/server/src/realtime/redis.test.ts';
-// Tests of PostgreSQL's own behaviour (*.postgres.test.ts) run in the PostgreSQL step only.
+// The two-process Redis test (twoProcess above) starts two servers and times their ticks: it runs on its
+// own, after the parallel suites, so that the other test files' load cannot starve its processes.
+// Tests of PostgreSQL's own behaviour (*.postgres.test.ts) run in the PostgreSQL step; without DATABASE_URL
+// they are loaded in the PGlite step only to be reported as not run.
 const postgresOnly = '**/*.postgres.test.ts';
 step(
   'unit and integration tests (PGlite)',
   'npx',
-  ['vitest', 'run', '--exclude', twoProcess, '--exclude', postgresOnly],
+  ['vitest', 'run', '--exclude', twoProcess, ...(databaseUrl ? ['--exclude', postgresOnly] : [])],
   { TEST_DATABASE_URL: '' },
 );
-if (process.env.DATABASE_URL) {
+if (databaseUrl) {
   step(
     'integration tests (PostgreSQL at DATABASE_URL)',
     'npx',
     ['vitest', 'run', 'apps/server', '--exclude', twoProcess],
-    { TEST_DATABASE_URL: process.env.DATABASE_URL },
+    { TEST_DATABASE_URL: databaseUrl },
   );
-} else {
-  console.log('\n(DATABASE_URL is not set: the integration tests ran on PGlite only.)');
 }
 step('two server processes sharing Redis (alone)', 'npx', ['vitest', 'run', twoProcess], {
   TEST_DATABASE_URL: '',

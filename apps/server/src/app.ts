@@ -43,6 +43,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { consoleAuthRoutes } from './modules/console/auth-routes.js';
 import { DiskUploadStore, type UploadStore } from './modules/uploads/storage.js';
 import { S3UploadStore } from './modules/uploads/s3.js';
+import type { ImageLimits } from './modules/uploads/image.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
@@ -73,8 +74,10 @@ export interface AppContext {
   pubsub: PubSub;
   realtime: RealtimeHub;
   fees: FeeSchedule;
-  /** where uploaded images are kept (DATA_DIR/uploads) */
+  /** where uploaded images are kept (DATA_DIR/uploads, or an S3-compatible bucket) */
   uploads: UploadStore;
+  /** the size cap of stored photos and of their thumbnails */
+  images: ImageLimits;
   /** this process's id among several (logs, health, the tick-producer lease) */
   nodeId: string;
 }
@@ -237,6 +240,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     nodeId,
     fees: { bp: config.FEE_BP, min: yen(config.FEE_MIN_YEN), max: yen(config.FEE_MAX_YEN) },
     uploads: uploadStore(config),
+    images: { maxSide: config.UPLOAD_MAX_SIDE, thumbnailSide: config.UPLOAD_THUMBNAIL_SIDE },
   } satisfies AppContext);
   realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 
@@ -252,6 +256,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await stopHearingRevocations?.();
     await realtime.stop();
     await pubsub.close();
+    if (app.ctx.uploads instanceof S3UploadStore) app.ctx.uploads.close();
   });
 
   app.decorateRequest('locale', 'ja');

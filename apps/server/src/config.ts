@@ -79,6 +79,10 @@ export const ZConfig = z.object({
   UPLOAD_S3_REGION: z.string().min(1).default('us-east-1'),
   UPLOAD_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   UPLOAD_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Uploaded photos are scaled down to at most this many pixels on their long side. */
+  UPLOAD_MAX_SIDE: z.coerce.number().int().min(256).max(16_384).default(4096),
+  /** The long side of the thumbnail the console's review pages show, in pixels. */
+  UPLOAD_THUMBNAIL_SIDE: z.coerce.number().int().min(64).max(2048).default(480),
   /** Body size limit for JSON requests, in bytes. */
   BODY_LIMIT: z.coerce
     .number()

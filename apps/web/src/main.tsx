@@ -1,5 +1,4 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startApp } from '@kabuto/client/start-app';
 import { App } from './app/app';
 import { installAntdReact19Shim } from './app/antd-react-19';
 import { installPriceColors } from './app/price-colors';
@@ -10,14 +9,4 @@ import './app/styles.css';
 installAntdReact19Shim();
 installRootFontSize();
 installPriceColors();
-
-const container = document.getElementById('root');
-if (container === null) throw new Error('#root is missing');
-
-void initI18n().then(() => {
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+void startApp(App, initI18n);

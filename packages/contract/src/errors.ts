@@ -57,6 +57,7 @@ export const ERRORS = {
   UPLOAD_CORRUPT: { code: 1304, http: 422 },
   UPLOAD_NOT_FOUND: { code: 1305, http: 404 },
   UPLOAD_MISSING_FILE: { code: 1306, http: 400 },
+  UPLOAD_HEIC: { code: 1307, http: 415 },
   IDENTITY_REQUIRED: { code: 1311, http: 403 },
   IDENTITY_PENDING: { code: 1312, http: 409 },
   IDENTITY_ALREADY_PASSED: { code: 1313, http: 409 },

@@ -10,7 +10,10 @@ import {
   sen,
   senToDecimalString,
   yen,
+  type Sen,
 } from './money.js';
+import { z } from 'zod';
+import { ZSenAmount } from './api/account.js';
 
 describe('sen()', () => {
   it('accepts safe integers and rejects fractions, NaN and huge values', () => {
@@ -74,5 +77,27 @@ describe('rounding and formatting', () => {
     expect(formatYen(yen(1_234_567), 'en')).toBe('¥1,234,567');
     expect(formatYen(sen(123_456), 'en', 1)).toBe('¥1,234.5');
     expect(formatYen(sen(199), 'en')).toBe('¥1');
+  });
+});
+
+describe('ZSenAmount (money on the wire)', () => {
+  it('parses what sen() accepts, as Sen, and refuses what it refuses', () => {
+    const parsed: Sen = ZSenAmount.parse(123_456);
+    expect(parsed).toBe(sen(123_456));
+    expect(ZSenAmount.parse(-MAX_SEN)).toBe(sen(-MAX_SEN));
+    for (const bad of [1.5, MAX_SEN + 1, -MAX_SEN - 1, Number.NaN, 2 ** 60]) {
+      expect(ZSenAmount.safeParse(bad).success, String(bad)).toBe(false);
+      expect(() => sen(bad)).toThrow(MoneyError);
+    }
+    // A number as text is not money on the wire.
+    expect(ZSenAmount.safeParse('100').success).toBe(false);
+  });
+
+  it('stays a plain integer in JSON Schema: the wire format does not change', () => {
+    expect(z.toJSONSchema(ZSenAmount)).toMatchObject({
+      type: 'integer',
+      minimum: -MAX_SEN,
+      maximum: MAX_SEN,
+    });
   });
 });

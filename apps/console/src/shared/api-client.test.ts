@@ -1,8 +1,8 @@
 import { ZOperator } from '@kabuto/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createConsoleApi, filenameOf, type ConsoleApiDeps } from './api-client';
-import { ApiError, CLIENT_CODES } from './api-error';
+import { createConsoleApi, type ConsoleApiDeps } from './api-client';
+import { ApiError, CLIENT_CODES } from '@kabuto/client/api-error';
 
 const operator = {
   id: 1,
@@ -166,7 +166,7 @@ describe('console API client', () => {
         },
       }),
     );
-    const file = await api.fetchFile('/users/7/statement');
+    const file = await api.fetchFile({ path: '/users/7/statement' });
     expect(file.filename).toBe('statement-7.csv');
     expect(await file.blob.text()).toBe('a,b\n');
     expect((fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>).authorization).toBe(
@@ -176,17 +176,7 @@ describe('console API client', () => {
 
   it('reads a failed download as an envelope', async () => {
     const { api, deps } = setup(json(401, { code: 401, msg: 'Session expired', data: null }));
-    await expect(api.fetchFile('/uploads/abc')).rejects.toMatchObject({ code: 401 });
+    await expect(api.fetchFile({ path: '/uploads/abc' })).rejects.toMatchObject({ code: 401 });
     expect(deps.onUnauthenticated).toHaveBeenCalledWith('Session expired');
-  });
-});
-
-describe('filenameOf', () => {
-  it('prefers the UTF-8 form', () => {
-    expect(filenameOf(`attachment; filename="a.csv"; filename*=UTF-8''%E6%98%8E%E7%B4%B0.csv`)).toBe(
-      '明細.csv',
-    );
-    expect(filenameOf('attachment; filename=b.csv')).toBe('b.csv');
-    expect(filenameOf(null)).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ export function AuthImage({ uploadId, alt }: { uploadId: string; alt: string }) 
     let objectUrl: string | null = null;
     let cancelled = false;
     api
-      .fetchFile(`/uploads/${encodeURIComponent(uploadId)}`, undefined, false)
+      .fetchFile({ path: `/uploads/${encodeURIComponent(uploadId)}`, notify: false })
       .then((file) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(file.blob);

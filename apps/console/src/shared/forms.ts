@@ -1,6 +1,6 @@
 import type { FormInstance } from 'antd';
 import type { z } from 'zod';
-import { fieldIssuesOf } from './api-error';
+import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { hasContractKey, i18n, tContract } from './i18n';
 import { validateWithSchema } from './zod-form';
 

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from './api-error';
+import { isApiError } from '@kabuto/client/api-error';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

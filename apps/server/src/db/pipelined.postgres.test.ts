@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
+import { describeNeeding } from '../test/needs.js';
 import { clearProbes, createProbeTable, insertProbe as insert, probeIds } from '../test/pipelined-probe.js';
 import { postgresWritesDuring } from '../test/socket-writes.js';
 import type { Tx } from './types.js';
@@ -8,24 +9,23 @@ import { run } from './statement.js';
 
 /**
  * Pipelined transactions on PostgreSQL (src/db/pipelined.ts, ADR 0015): one write per round trip, and
- * nothing after the COMMIT. `npm test` runs this file in its PostgreSQL step only (scripts/test.mjs); the
- * guard below is for a bare `vitest run` without TEST_DATABASE_URL.
+ * nothing after the COMMIT. `npm test` runs this file in its PostgreSQL step (scripts/test.mjs); without
+ * TEST_DATABASE_URL the suite is reported as not run (test/needs.ts).
  */
-const postgres = process.env['TEST_DATABASE_URL'];
 let t: TestApp;
-beforeAll(async () => {
-  if (!postgres) return;
-  t = await createTestApp();
-  await createProbeTable(t.database.db);
-});
-afterAll(async () => {
-  if (postgres) await t.close();
-});
 
 const ids = () => probeIds(t.database.db);
 const clear = () => clearProbes(t.database.db);
 
-describe.runIf(postgres)('pipelined transactions on PostgreSQL', () => {
+describeNeeding('postgres', 'pipelined transactions on PostgreSQL', () => {
+  beforeAll(async () => {
+    t = await createTestApp();
+    await createProbeTable(t.database.db);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
   it('writes BEGIN with the first statement and COMMIT with the last: one write per round trip', async () => {
     await clear();
     const three = (tx: Tx, commit: boolean) => async () => {

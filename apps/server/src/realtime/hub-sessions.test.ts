@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FixedClock } from '../lib/clock.js';
 import { TEST_NOW } from '../test/harness.js';
-import { TestMarket } from '../test/test-market.js';
+import { TestMarket, testIndex } from '../test/test-market.js';
 import { RealtimeHub, type HubSocket } from './hub.js';
 import { SoleLeader } from './leader.js';
 import { LocalPubSub } from './pubsub.js';
@@ -37,13 +37,16 @@ class FakeSocket implements HubSocket {
 
 type Session = { sessionId: number; userId: number } | null;
 const hubs: RealtimeHub[] = [];
+/** The last hub's market: its index ticks reach every socket, which makes them sentinels. */
+let market: TestMarket;
 afterEach(async () => {
   for (const hub of hubs.splice(0)) await hub.stop();
 });
 
 async function hubWith(authenticate: (token: string) => Promise<Session>) {
+  market = new TestMarket(new FixedClock(TEST_NOW));
   const hub = new RealtimeHub({
-    market: new TestMarket(new FixedClock(TEST_NOW)),
+    market,
     pubsub: new LocalPubSub(),
     leader: new SoleLeader(),
     log: silent,
@@ -51,7 +54,7 @@ async function hubWith(authenticate: (token: string) => Promise<Session>) {
     maxBufferedBytes: 1 << 20,
     authenticate,
   });
-  await hub.start({ produce: false });
+  await hub.start({ produce: true });
   hubs.push(hub);
   return hub;
 }
@@ -83,8 +86,13 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
     await settle();
     expect(calls).toBe(2);
     expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
+    // The user's event, then a sentinel on the same path: had the socket been let in, the event would
+    // have arrived before it.
     await hub.publishUserEvent(5, { kind: 'test.secret', at: '', data: {} });
-    await settle();
+    market.tickIndex(testIndex(1));
+    await vi.waitFor(() => {
+      expect(socket.sent.at(-1)).toMatchObject({ type: 'index', index: { level: 1 } });
+    });
     expect(socket.sent.some((m) => m['type'] === 'event')).toBe(false);
   });
 
@@ -112,7 +120,8 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
     expect(calls).toBe(1);
     expect(socket.sent.at(-1)).toEqual({ type: 'ready', user_id: 6 });
     await hub.publishUserEvent(6, { kind: 'test.mine', at: '', data: {} });
-    await settle();
-    expect(socket.sent.at(-1)).toMatchObject({ type: 'event', event: { kind: 'test.mine' } });
+    await vi.waitFor(() => {
+      expect(socket.sent.at(-1)).toMatchObject({ type: 'event', event: { kind: 'test.mine' } });
+    });
   });
 });

@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeNeeding } from '../test/needs.js';
 import { RedisPubSub } from './pubsub.js';
 
-/** Through the Redis at REDIS_URL (.ci/run sets it when the local Redis answers). */
-const redisUrl = process.env['REDIS_URL'];
-if (!redisUrl) console.warn('REDIS_URL is not set: the Redis pub/sub tests did NOT run.');
+/** Through the Redis at REDIS_URL (.ci/run requires it; without it the suite is reported as not run). */
+describeNeeding('redis', 'RedisPubSub', (redisUrl) => {
+  const opened: RedisPubSub[] = [];
+  afterAll(async () => {
+    for (const pubsub of opened) await pubsub.close();
+  });
 
-const opened: RedisPubSub[] = [];
-afterAll(async () => {
-  for (const pubsub of opened) await pubsub.close();
-});
-
-describe.runIf(redisUrl)('RedisPubSub', () => {
   // ioredis 5.8.2+ may send SUBSCRIBE during its connection handshake, before its ready check (INFO),
   // which the connection then refuses ("Connection in subscriber mode"): the subscribe rejects and the
   // process that made it never hears the channel (redis/ioredis#2037). A subscribe made as soon as the
@@ -20,7 +18,7 @@ describe.runIf(redisUrl)('RedisPubSub', () => {
   it('hears the channels it subscribes to while its connection is still being set up', async () => {
     const prefix = `kabuto-test-${randomBytes(4).toString('hex')}:`;
     for (let k = 0; k < 20; k++) {
-      const pubsub = new RedisPubSub(redisUrl ?? '', prefix);
+      const pubsub = new RedisPubSub(redisUrl, prefix);
       opened.push(pubsub);
       const heard: string[] = [];
       // The moment that loses the race: the socket has connected and the handshake is still going; then,

@@ -1,24 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
+import { TestMarket, testIndex } from '../test/test-market.js';
 import { TestSocket, isType } from '../test/ws-client.js';
 
+/**
+ * The stream against a market whose ticks the test makes (TestMarket.tick/tickIndex). A message that must
+ * not arrive is checked with a sentinel: a later message that takes the same path to the same socket (an
+ * index tick reaches every socket), after which the unwanted one would already have been received.
+ */
 let t: TestApp;
+let market: TestMarket;
 let url: string;
 beforeAll(async () => {
   t = await createTestApp({ MARKET_CLOCK: 'always-open' }, undefined, {
     produceTicks: true,
     maxBufferedBytes: 64 * 1024,
+    market: (clock) => (market = new TestMarket(clock)),
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/ws`;
+  for (const [code, yen] of [
+    ['7203', 3000],
+    ['6758', 2000],
+  ] as const)
+    market.set(code, yen);
 });
 afterAll(() => t.close());
 
 const quoteOf = (code: string) => isType('quote', (m) => (m['quote'] as { code: string }).code === code);
+const live = (m: Record<string, unknown>) => typeof m['ts'] === 'number';
+
+const sentinelAt = (level: number) =>
+  isType('index', (m) => (m['index'] as { level: number }).level === level && live(m));
 
 describe('the quote stream', () => {
   it('greets, answers pings, sends a snapshot on subscribe, then live ticks and index ticks', async () => {
+    expect(market.listening).toBe(1);
     const ws = await TestSocket.open(`${url}?lang=en`);
     await ws.next(isType('ready', (m) => m['user_id'] === null));
     ws.send({ op: 'ping', t: 42 });
@@ -27,16 +45,24 @@ describe('the quote stream', () => {
     expect(await ws.next(isType('subscribed'))).toEqual({ type: 'subscribed', symbols: ['7203', '6758'] });
     const snapshot = await ws.next(quoteOf('7203'));
     expect(snapshot['ts']).toBeUndefined();
-    await ws.next(isType('index'), 5000);
-    // The simulator ticks about 30% of the symbols each second; within a few seconds both tick live.
-    await ws.next(
-      isType('quote', (m) => typeof m['ts'] === 'number'),
-      10_000,
+    expect(snapshot['quote']).toMatchObject({ last: 300_000 });
+
+    market.tick('7203', 3010);
+    const tick = await ws.next(
+      isType('quote', (m) => live(m) && (m['quote'] as { code: string }).code === '7203'),
     );
+    expect(tick['quote']).toMatchObject({ code: '7203', last: 301_000 });
+    market.tickIndex(testIndex(40_000));
+    await ws.next(sentinelAt(40_000));
+
+    // Unsubscribed: the next ticks of both stocks do not reach the socket; the index tick sent after them does.
     ws.send({ op: 'unsubscribe', symbols: ['7203', '6758'] });
     await ws.next(isType('subscribed', (m) => (m['symbols'] as string[]).length === 0));
     const count = ws.messages.length;
-    await new Promise((r) => setTimeout(r, 2500));
+    market.tick('7203', 3020);
+    market.tick('6758', 2010);
+    market.tickIndex(testIndex(40_001));
+    await ws.next(sentinelAt(40_001), 10_000, count);
     expect(ws.messages.slice(count).filter((m) => m['type'] === 'quote')).toEqual([]);
     ws.close();
   });
@@ -76,11 +102,16 @@ describe('the user channel', () => {
       at: new Date().toISOString(),
       data: { n: 1 },
     });
+    // Sentinels: Bob's own event after Alice's, then an index tick that reaches every socket.
+    await t.app.ctx.realtime.publishUserEvent(bob.userId, { kind: 'test.sentinel', at: '', data: {} });
+    market.tickIndex(testIndex(41_000));
     const event = await a.next(isType('event'));
     expect(event['event']).toMatchObject({ kind: 'test.hello', data: { n: 1 } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(b.messages.some((m) => m['type'] === 'event')).toBe(false);
-    expect(anonymous.messages.some((m) => m['type'] === 'event')).toBe(false);
+    await b.next(isType('event', (m) => (m['event'] as { kind: string }).kind === 'test.sentinel'));
+    for (const ws of [a, b, anonymous]) await ws.next(sentinelAt(41_000));
+    const events = (ws: TestSocket) =>
+      ws.messages.filter((m) => m['type'] === 'event').map((m) => (m['event'] as { kind: string }).kind);
+    expect([events(a), events(b), events(anonymous)]).toEqual([['test.hello'], ['test.sentinel'], []]);
     for (const s of [a, b, anonymous]) s.close();
   });
 
@@ -102,9 +133,12 @@ describe('the user channel', () => {
     third.send({ op: 'auth', token: other });
     for (const ws of [first, second, third])
       await ws.next(isType('ready', (m) => m['user_id'] === user.userId));
+    // The user's event n, then an index tick (every socket hears it) after which event n has arrived if
+    // it was going to.
     const event = async (n: number) => {
       await t.app.ctx.realtime.publishUserEvent(user.userId, { kind: 'test.n', at: '', data: { n } });
-      await new Promise((r) => setTimeout(r, 300));
+      market.tickIndex(testIndex(42_000 + n));
+      for (const ws of [first, second, third]) await ws.next(sentinelAt(42_000 + n));
     };
     const got = (ws: TestSocket, n: number) =>
       ws.messages.some((m) => m['type'] === 'event' && (m['event'] as { data: { n: number } }).data.n === n);

@@ -5,16 +5,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin } from '../test/harness.js';
+import { describeNeeding } from '../test/needs.js';
 import { TestSocket, isType } from '../test/ws-client.js';
 
 /**
- * Across processes, through the Redis at REDIS_URL (.ci/run sets it when the local Redis answers).
- * Without Redis these tests cannot run, and say so instead of passing.
+ * Across processes, through the Redis at REDIS_URL (.ci/run requires it). Without Redis these tests
+ * cannot run, and are reported as not run (test/needs.ts) instead of passing.
  */
-const redisUrl = process.env['REDIS_URL'];
-if (!redisUrl) console.warn('REDIS_URL is not set: the cross-process Redis tests did NOT run.');
 
 /** How long a live tick may take to arrive: seconds normally, far more when the machine is saturated. */
 const TICK_WAIT_MS = 45_000;
@@ -55,7 +54,7 @@ async function until<T>(probe: () => Promise<T | null | false>, timeoutMs: numbe
   }
 }
 
-async function startServer(prefix: string): Promise<{ port: number; child: ChildProcess }> {
+async function startServer(redisUrl: string, prefix: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--conditions=@kabuto/source', '--import', 'tsx', mainTs], {
     env: {
@@ -77,12 +76,12 @@ async function startServer(prefix: string): Promise<{ port: number; child: Child
   return { port, child };
 }
 
-describe.skipIf(!redisUrl)('two server processes sharing Redis', () => {
+describeNeeding('redis', 'two server processes sharing Redis', (redisUrl) => {
   it('one produces the ticks, clients of the other receive them, and the other takes over when it stops', async () => {
     const prefix = `kabuto-test-${randomBytes(4).toString('hex')}:`;
-    const a = await startServer(prefix);
+    const a = await startServer(redisUrl, prefix);
     await until(async () => (await health(a.port))?.producing === true, 10_000, 'A to produce');
-    const b = await startServer(prefix);
+    const b = await startServer(redisUrl, prefix);
     await new Promise((r) => setTimeout(r, 2000));
     const [ha, hb] = [await health(a.port), await health(b.port)];
     expect(ha?.pubsub).toBe('redis');
@@ -114,7 +113,7 @@ describe.skipIf(!redisUrl)('two server processes sharing Redis', () => {
 
   it('a user event published on one node reaches the user’s socket on another; a logout reaches it too', async () => {
     const prefix = `kabuto-test-${randomBytes(4).toString('hex')}:`;
-    const env = { REDIS_URL: redisUrl ?? '', REDIS_PREFIX: prefix };
+    const env = { REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
     const one = await createTestApp(env);
     try {
       // The second node shares the first one's database (as two processes share one PostgreSQL).

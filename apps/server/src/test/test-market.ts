@@ -2,17 +2,27 @@ import { sen, type Sen } from '@kabuto/contract';
 import type { Clock } from '../lib/clock.js';
 import { getInstrument } from '../market/instruments.js';
 import { priceLimits } from '../market/limits.js';
-import type { Bar, IndexQuote, MarketDataProvider, MarketListener, Quote } from '../market/provider.js';
+import type {
+  Bar,
+  IndexQuote,
+  MarketDataProvider,
+  MarketEvent,
+  MarketListener,
+  Quote,
+} from '../market/provider.js';
 import { tickSize } from '@kabuto/contract';
 
 /**
  * A market whose prices a test sets by hand (bid and ask one tick around last, limits from the previous
  * close), so that money scenarios have exact figures. Quotes are as of the clock's now unless told otherwise.
+ * Live ticks happen only when a test calls `tick` or `tickIndex`: the stream's tests decide what is sent and
+ * when, instead of waiting for a simulator.
  */
 export class TestMarket implements MarketDataProvider {
   readonly simulated = true;
   readonly clockMode = 'tokyo' as const;
   private readonly prices = new Map<string, { last: Sen; prevClose: Sen; time?: string }>();
+  private readonly listeners = new Set<MarketListener>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -71,8 +81,34 @@ export class TestMarket implements MarketDataProvider {
     return Promise.resolve([]);
   }
 
-  subscribe(_listener: MarketListener): () => void {
-    return () => undefined;
+  subscribe(listener: MarketListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Sets a stock's last price (yen) and sends the new quote to the live feed's listeners, as a tick. */
+  tick(code: string, lastYen: number): Quote {
+    this.set(code, lastYen);
+    const quote = this.quote(code);
+    if (!quote) throw new Error(`the test market does not quote ${code}`);
+    this.emit({ type: 'quote', quote });
+    return quote;
+  }
+
+  /** Sends an index level to the live feed's listeners. */
+  tickIndex(index: IndexQuote): void {
+    this.emit({ type: 'index', index });
+  }
+
+  /** How many listen to the live feed (the producing hub does). */
+  get listening(): number {
+    return this.listeners.size;
+  }
+
+  private emit(event: MarketEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   indices(): IndexQuote[] {
@@ -86,4 +122,23 @@ export class TestMarket implements MarketDataProvider {
 
   start(): void {}
   stop(): void {}
+}
+
+/** A Nikkei 225 level, told apart by its level: what `tickIndex` sends as a sentinel in the stream's tests. */
+export function testIndex(level: number): IndexQuote {
+  return {
+    id: 'nikkei225',
+    name_ja: '日経平均',
+    name_en: 'Nikkei 225',
+    level,
+    open: level,
+    high: level,
+    low: level,
+    prev_close: level,
+    change: 0,
+    change_bp: 0,
+    trading_date: '2026-11-24',
+    time: '2026-11-24T01:00:00.000Z',
+    simulated: true,
+  };
 }

@@ -1,4 +1,4 @@
-import { localeOf, type Locale } from '@kabuto/contract';
+import type { Locale } from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd-mobile';
 import enUS from 'antd-mobile/es/locales/en-US';
@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient } from '@/shared/api/query-client';
 import { i18n } from '@/shared/i18n/i18n';
-import { useSession } from '@/shared/session/session';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 const ANTD_LOCALES: Record<Locale, typeof enUS> = {
   ja: jaJP,
@@ -23,7 +23,7 @@ const ANTD_LOCALES: Record<Locale, typeof enUS> = {
 };
 
 export function Providers({ children }: { children: ReactNode }) {
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>

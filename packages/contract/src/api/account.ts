@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import { MAX_SEN, type Sen } from '../money.js';
 
-/** Money on the wire: an integer count of sen (1/100 yen). See docs/adr/0002-money-and-quantities.md. */
-export const ZSenAmount = z.number().int().min(-1e15).max(1e15);
+/**
+ * Money on the wire: an integer count of sen (1/100 yen), a JSON number. Parsing brands it `Sen`: the
+ * schema's checks are those of `sen()` (a safe integer of at most MAX_SEN either way), so a parsed amount
+ * has passed the same gate and clients never re-brand it by hand. The brand is static only: the wire
+ * format, the runtime schema and its JSON Schema stay those of an integer. See ADR 0002 and ADR 0019.
+ */
+export const ZSenAmount = z.number().int().min(-MAX_SEN).max(MAX_SEN) as unknown as z.ZodType<Sen, number>;
 
 export const ZRealNameStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']);
 

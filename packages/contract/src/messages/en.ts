@@ -55,10 +55,12 @@ export const en = {
     PTS_CASH_ONLY: 'PTS orders are cash purchases only: margin and short selling are not offered on PTS',
     UPLOAD_EMPTY: 'The file is empty',
     UPLOAD_TOO_LARGE: 'The file is larger than 10 MB',
-    UPLOAD_TYPE: 'Only JPEG, PNG, WebP or HEIC photos can be uploaded',
+    UPLOAD_TYPE: 'Only JPEG, PNG or WebP photos can be uploaded',
     UPLOAD_CORRUPT: 'The photo is incomplete or damaged. Please take it again',
     UPLOAD_NOT_FOUND: 'The uploaded photo was not found. Please upload it again',
     UPLOAD_MISSING_FILE: 'Please choose a photo to upload',
+    UPLOAD_HEIC:
+      'HEIC photos cannot be read. On an iPhone, choose Settings > Camera > Formats > Most Compatible and take the photo again, or pick a JPEG photo',
     IDENTITY_REQUIRED: 'Please complete real-name verification first',
     IDENTITY_PENDING: 'Your real-name verification is under review',
     IDENTITY_ALREADY_PASSED: 'Your real-name verification has already passed',

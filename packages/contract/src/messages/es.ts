@@ -52,10 +52,12 @@ export const es = {
       'En PTS solo se aceptan compras al contado: no se ofrecen operaciones con margen ni ventas en corto',
     UPLOAD_EMPTY: 'El archivo está vacío',
     UPLOAD_TOO_LARGE: 'El archivo supera los 10 MB',
-    UPLOAD_TYPE: 'Solo se pueden subir fotos JPEG, PNG, WebP o HEIC',
+    UPLOAD_TYPE: 'Solo se pueden subir fotos JPEG, PNG o WebP',
     UPLOAD_CORRUPT: 'La foto está incompleta o dañada. Vuelva a hacerla',
     UPLOAD_NOT_FOUND: 'No se encuentra la foto subida. Vuelva a subirla',
     UPLOAD_MISSING_FILE: 'Elija una foto para subir',
+    UPLOAD_HEIC:
+      'No se pueden leer las fotos HEIC. En un iPhone, elija Ajustes > Cámara > Formatos > Más compatible y vuelva a hacer la foto, o elija una foto JPEG',
     IDENTITY_REQUIRED: 'Primero complete la verificación de identidad',
     IDENTITY_PENDING: 'Su verificación de identidad está en revisión',
     IDENTITY_ALREADY_PASSED: 'Su verificación de identidad ya fue aprobada',

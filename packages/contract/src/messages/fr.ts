@@ -53,10 +53,12 @@ export const fr = {
     PTS_CASH_ONLY: 'Sur le PTS, seuls les achats au comptant sont acceptés : ni marge ni vente à découvert',
     UPLOAD_EMPTY: 'Le fichier est vide',
     UPLOAD_TOO_LARGE: 'Le fichier dépasse 10 Mo',
-    UPLOAD_TYPE: 'Seules les photos JPEG, PNG, WebP ou HEIC sont acceptées',
+    UPLOAD_TYPE: 'Seules les photos JPEG, PNG ou WebP sont acceptées',
     UPLOAD_CORRUPT: 'La photo est incomplète ou endommagée. Veuillez la reprendre',
     UPLOAD_NOT_FOUND: 'Photo envoyée introuvable. Veuillez l’envoyer à nouveau',
     UPLOAD_MISSING_FILE: 'Veuillez choisir une photo à envoyer',
+    UPLOAD_HEIC:
+      'Les photos HEIC ne peuvent pas être lues. Sur iPhone, choisissez Réglages > Appareil photo > Formats > Le plus compatible et reprenez la photo, ou choisissez une photo JPEG',
     IDENTITY_REQUIRED: 'Veuillez d’abord faire vérifier votre identité',
     IDENTITY_PENDING: 'La vérification de votre identité est en cours d’examen',
     IDENTITY_ALREADY_PASSED: 'Votre identité est déjà vérifiée',

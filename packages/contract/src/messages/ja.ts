@@ -50,10 +50,12 @@ export const ja = {
     PTS_CASH_ONLY: 'PTSでは現物の買い注文のみ受け付けています（信用取引・空売りは取り扱っていません）',
     UPLOAD_EMPTY: 'ファイルが空です',
     UPLOAD_TOO_LARGE: 'ファイルサイズが10MBを超えています',
-    UPLOAD_TYPE: 'アップロードできるのはJPEG・PNG・WebP・HEIC形式の写真のみです',
+    UPLOAD_TYPE: 'アップロードできるのはJPEG・PNG・WebP形式の写真のみです',
     UPLOAD_CORRUPT: '写真が破損しているか、途中までしか送信されていません。撮り直してください',
     UPLOAD_NOT_FOUND: 'アップロードした写真が見つかりません。もう一度アップロードしてください',
     UPLOAD_MISSING_FILE: 'アップロードする写真を選択してください',
+    UPLOAD_HEIC:
+      'HEIC形式の写真は読み込めません。iPhoneの場合は「設定」→「カメラ」→「フォーマット」で「互換性優先」を選んで撮り直すか、JPEG形式で保存した写真をお選びください',
     IDENTITY_REQUIRED: '先に本人確認を完了してください',
     IDENTITY_PENDING: '本人確認は現在審査中です',
     IDENTITY_ALREADY_PASSED: '本人確認はすでに完了しています',

@@ -47,10 +47,12 @@ export const zhHans = {
     PTS_CASH_ONLY: 'PTS 仅接受现金买入订单，不提供融资融券和卖空',
     UPLOAD_EMPTY: '文件为空',
     UPLOAD_TOO_LARGE: '文件超过 10 MB',
-    UPLOAD_TYPE: '只能上传 JPEG、PNG、WebP 或 HEIC 格式的照片',
+    UPLOAD_TYPE: '只能上传 JPEG、PNG 或 WebP 格式的照片',
     UPLOAD_CORRUPT: '照片不完整或已损坏，请重新拍摄',
     UPLOAD_NOT_FOUND: '找不到已上传的照片，请重新上传',
     UPLOAD_MISSING_FILE: '请选择要上传的照片',
+    UPLOAD_HEIC:
+      '无法读取 HEIC 格式的照片。iPhone 用户请在“设置”→“相机”→“格式”中选择“兼容性最佳”后重新拍摄，或选择 JPEG 格式的照片',
     IDENTITY_REQUIRED: '请先完成实名认证',
     IDENTITY_PENDING: '您的实名认证正在审核中',
     IDENTITY_ALREADY_PASSED: '您的实名认证已通过',

@@ -47,10 +47,12 @@ export const zhHant = {
     PTS_CASH_ONLY: 'PTS 僅接受現股買進委託，不提供信用交易與放空',
     UPLOAD_EMPTY: '檔案是空的',
     UPLOAD_TOO_LARGE: '檔案超過 10 MB',
-    UPLOAD_TYPE: '只能上傳 JPEG、PNG、WebP 或 HEIC 格式的照片',
+    UPLOAD_TYPE: '只能上傳 JPEG、PNG 或 WebP 格式的照片',
     UPLOAD_CORRUPT: '照片不完整或已損毀，請重新拍攝',
     UPLOAD_NOT_FOUND: '找不到已上傳的照片，請重新上傳',
     UPLOAD_MISSING_FILE: '請選擇要上傳的照片',
+    UPLOAD_HEIC:
+      '無法讀取 HEIC 格式的照片。iPhone 使用者請在「設定」→「相機」→「格式」中選擇「最相容」後重新拍攝，或選擇 JPEG 格式的照片',
     IDENTITY_REQUIRED: '請先完成實名認證',
     IDENTITY_PENDING: '您的實名認證正在審核中',
     IDENTITY_ALREADY_PASSED: '您的實名認證已通過',

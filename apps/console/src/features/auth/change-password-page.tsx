@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { isApiError } from '@/shared/api-error';
+import { isApiError } from '@kabuto/client/api-error';
 import { api } from '@/shared/client';
 import { applyServerIssues, checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';

@@ -4,7 +4,7 @@ import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { LanguageSwitcher } from '@/shared/language-switcher';
-import { isApiError } from '@/shared/api-error';
+import { isApiError } from '@kabuto/client/api-error';
 import { api } from '@/shared/client';
 import { checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';

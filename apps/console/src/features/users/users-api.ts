@@ -52,7 +52,7 @@ export const positionsQuery = (id: number, status: 'holding' | 'closed') =>
 
 /** GET /api/console/users/:id/statement: the CSV statement, saved under the server's file name. */
 export async function downloadStatement(id: number): Promise<void> {
-  const file = await api.fetchFile(`/users/${id}/statement`);
+  const file = await api.fetchFile({ path: `/users/${id}/statement` });
   const url = URL.createObjectURL(file.blob);
   const a = document.createElement('a');
   a.href = url;

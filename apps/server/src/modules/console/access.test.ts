@@ -37,8 +37,9 @@ const CONSOLE_ROUTES = [
   'GET /api/console/withdrawals/{id}',
   'POST /api/console/withdrawals/{id}/approve',
   'POST /api/console/withdrawals/{id}/reject',
-  // the photos users uploaded (identity documents, bank books, transfer slips)
+  // the photos users uploaded (identity documents, bank books, transfer slips), and their thumbnails
   'GET /api/console/uploads/{id}',
+  'GET /api/console/uploads/{id}/thumbnail',
   // settings, invitation codes, operators
   'GET /api/console/settings',
   'PUT /api/console/settings/withdrawal',
@@ -79,6 +80,7 @@ const REVIEWER_ROUTES = new Set([
     /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals)(\/|$)/.test(r),
   ),
   'GET /api/console/uploads/{id}',
+  'GET /api/console/uploads/{id}/thumbnail',
   'GET /api/console/settings',
   'GET /api/console/invitation-codes',
   'GET /api/console/audit',

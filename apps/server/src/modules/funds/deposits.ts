@@ -42,7 +42,7 @@ export function depositAccount(settings: TSettings, userId: number): TDepositAcc
 export function depositView(row: DepositRow): TDeposit {
   return {
     id: row.id,
-    amount: row.amount,
+    amount: sen(row.amount),
     transfer_date: row.transferDate,
     proof_upload_id: row.proofUploadId,
     status: row.status,

@@ -27,7 +27,7 @@ export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export function withdrawalView(row: WithdrawalRow, account: BankAccountRow): TWithdrawal {
   return {
     id: row.id,
-    amount: row.amount,
+    amount: sen(row.amount),
     fee: yen(WITHDRAWAL_FEE_YEN),
     bank_account: {
       id: account.id,

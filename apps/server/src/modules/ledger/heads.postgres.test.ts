@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { negSen, sen } from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import { createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
+import { describeNeeding } from '../../test/needs.js';
 import { ledgerHeadMismatches, lockUser, postEntry, readLedger, userBalances } from './ledger.js';
 
 /**
  * Why the balances are read from the locked ledger head (ADR 0016): in READ COMMITTED a statement's
  * snapshot is taken when it starts, so a statement that waits for the user's lock and then sums the
  * postings misses what the lock's holder wrote; the locked row itself is re-read after the wait and is
- * current. Two waiters on one lock, one of each kind. `npm test` runs this file in its PostgreSQL step only
- * (scripts/test.mjs); the guard below is for a bare `vitest run` without TEST_DATABASE_URL.
+ * current. Two waiters on one lock, one of each kind. `npm test` runs this file in its PostgreSQL step
+ * (scripts/test.mjs); without TEST_DATABASE_URL the suite is reported as not run (test/needs.ts).
  */
-const postgres = process.env['TEST_DATABASE_URL'];
 let t: TestApp;
 let userId: number;
-beforeAll(async () => {
-  if (!postgres) return;
-  t = await createTestApp();
-  userId = (await registerAndLogin(t, { verified: false })).userId;
-});
-afterAll(async () => {
-  if (postgres) await t.close();
-});
 
 /** The lock with the sum of the cash postings, read in the same statement (what ADR 0016 avoids). */
 const lockAndSum = statement<{ userId: number }, { summed: string }>(
@@ -50,7 +42,15 @@ const fund = (tx: Tx, amount: number) =>
     ],
   });
 
-describe.runIf(postgres)('the user lock on PostgreSQL', () => {
+describeNeeding('postgres', 'the user lock on PostgreSQL', () => {
+  beforeAll(async () => {
+    t = await createTestApp();
+    userId = (await registerAndLogin(t, { verified: false })).userId;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
   it('answers the balances as the previous holder left them, though the waiter’s snapshot is older', async () => {
     const db = t.database.db;
     const before = await userBalances(db, userId);

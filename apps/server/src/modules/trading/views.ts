@@ -24,14 +24,14 @@ export function orderView(order: OrderRow, locale: Locale, fillsFrom: Date | nul
     direction: order.direction,
     side: order.side,
     price_type: order.priceType,
-    limit_price: order.limitPrice,
+    limit_price: order.limitPrice === null ? null : sen(order.limitPrice),
     quantity: order.quantity,
     leverage: order.leverage,
     day_trade: order.dayTrade,
     venue: order.venue,
     position_id: order.positionId,
     status: order.status,
-    fill_price: order.fillPrice,
+    fill_price: order.fillPrice === null ? null : sen(order.fillPrice),
     principal,
     fee,
     total,
@@ -79,7 +79,7 @@ export function positionView(position: PositionRow, locale: Locale, market: Mark
     floating_pl_bp: cost === 0 ? 0 : Math.round((floating * 10_000) / cost),
     realized_pl: sen(position.realizedPl),
     closed_at: position.closedAt?.toISOString() ?? null,
-    close_price: position.closePrice,
+    close_price: position.closePrice === null ? null : sen(position.closePrice),
     maintenance_bp:
       margin && marketValue > 0 && position.status !== 'closed'
         ? Math.floor(((position.collateral + floating) * 10_000) / marketValue)

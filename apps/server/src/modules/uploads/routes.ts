@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UPLOAD_MAX_BYTES, ZUpload, ZUploadId, ZUploadPurpose, envelope, translate } from '@kabuto/contract';
@@ -8,14 +8,16 @@ import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { audit } from '../console/audit.js';
-import { saveUpload, uploadById, type UploadRow } from './uploads.js';
+import { makeThumbnail } from './image.js';
+import { thumbnailKey } from './storage.js';
+import { saveUpload, uploadById } from './uploads.js';
 
 const ZUploadParams = z.object({ id: ZUploadId });
 
 /** Sends stored image bytes so that a browser shows them and nothing else: no caching, no active content. */
-async function sendImage(reply: FastifyReply, row: UploadRow, bytes: Buffer) {
+async function sendImage(reply: FastifyReply, contentType: string, bytes: Buffer) {
   return reply
-    .header('content-type', row.contentType)
+    .header('content-type', contentType)
     .header('cache-control', 'private, no-store')
     .header('content-disposition', 'inline')
     .header('content-security-policy', "default-src 'none'; sandbox")
@@ -74,8 +76,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('VALIDATION', {}, { issues: [{ field: 'purpose', rule: 'enum', message }] });
       }
       if (bytes === undefined) throw new AppError('UPLOAD_MISSING_FILE');
-      const { db, clock, uploads } = app.ctx;
-      return ok(request, await saveUpload({ db, clock, store: uploads }, userId, parsed.data, bytes));
+      const { db, clock, uploads, images } = app.ctx;
+      return ok(request, await saveUpload({ db, clock, store: uploads, images }, userId, parsed.data, bytes));
     },
   );
 
@@ -88,28 +90,49 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!row || row.userId !== sessionOf(request).userId) throw new AppError('UPLOAD_NOT_FOUND');
       const bytes = await app.ctx.uploads.get(row.id);
       if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
-      return sendImage(reply, row, bytes);
+      return sendImage(reply, row.contentType, bytes);
     },
+  );
+
+  /**
+   * The upload, or its thumbnail (made now and kept when the upload predates thumbnails), for an operator;
+   * every view is audited.
+   */
+  async function operatorView(request: FastifyRequest, reply: FastifyReply, thumbnail: boolean) {
+    const { id } = ZUploadParams.parse(request.params);
+    const row = await uploadById(app.ctx.db, id);
+    if (!row) throw new AppError('UPLOAD_NOT_FOUND');
+    const { uploads, images } = app.ctx;
+    let bytes = await uploads.get(thumbnail ? thumbnailKey(row.id) : row.id);
+    if (!bytes && thumbnail) {
+      const original = await uploads.get(row.id);
+      if (original) {
+        bytes = await makeThumbnail(original, images.thumbnailSide);
+        await uploads.put(thumbnailKey(row.id), bytes);
+      }
+    }
+    if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
+    await audit(app.ctx.db, {
+      operatorId: operatorOf(request).id,
+      action: 'upload.view',
+      targetType: 'upload',
+      targetId: row.id,
+      userId: row.userId,
+      after: thumbnail ? { purpose: row.purpose, thumbnail: true } : { purpose: row.purpose },
+      at: app.ctx.clock.now(),
+    });
+    return sendImage(reply, thumbnail ? 'image/jpeg' : row.contentType, bytes);
+  }
+
+  app.get(
+    '/console/uploads/:id/thumbnail',
+    { onRequest: requireOperator, schema: { tags: ['console'], params: ZUploadParams } },
+    async (request, reply) => operatorView(request, reply, true),
   );
 
   app.get(
     '/console/uploads/:id',
     { onRequest: requireOperator, schema: { tags: ['console'], params: ZUploadParams } },
-    async (request, reply) => {
-      const row = await uploadById(app.ctx.db, request.params.id);
-      if (!row) throw new AppError('UPLOAD_NOT_FOUND');
-      const bytes = await app.ctx.uploads.get(row.id);
-      if (!bytes) throw new AppError('UPLOAD_NOT_FOUND');
-      await audit(app.ctx.db, {
-        operatorId: operatorOf(request).id,
-        action: 'upload.view',
-        targetType: 'upload',
-        targetId: row.id,
-        userId: row.userId,
-        after: { purpose: row.purpose },
-        at: app.ctx.clock.now(),
-      });
-      return sendImage(reply, row, bytes);
-    },
+    async (request, reply) => operatorView(request, reply, false),
   );
 };

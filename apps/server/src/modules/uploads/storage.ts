@@ -1,21 +1,30 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Where upload bytes live. The default is a folder under DATA_DIR, outside anything served over HTTP. */
+/**
+ * Where upload bytes live, by key: an upload's id, or `thumbnailKey(id)` for its thumbnail. The default is
+ * a folder under DATA_DIR, outside anything served over HTTP; or an S3-compatible bucket (s3.ts).
+ */
 export interface UploadStore {
-  put(id: string, bytes: Uint8Array): Promise<void>;
+  put(key: string, bytes: Uint8Array): Promise<void>;
   /** null when there is no such object */
-  get(id: string): Promise<Buffer | null>;
+  get(key: string): Promise<Buffer | null>;
+  /** Removes the object; nothing happens when there is none. */
+  delete(key: string): Promise<void>;
 }
 
-const ID = /^[0-9a-f]{64}$/;
+/** The key of an upload's reviewer thumbnail, stored beside the upload. */
+export const thumbnailKey = (id: string) => `${id}.thumb`;
+
+/** An upload's id or its thumbnail's key: nothing else can name a stored object. */
+export const UPLOAD_KEY = /^[0-9a-f]{64}(\.thumb)?$/;
 
 /** Files under `<dir>/<first two hex digits>/<id>`, owner-only permissions, written atomically. */
 export class DiskUploadStore implements UploadStore {
   constructor(private readonly dir: string) {}
 
   private path(id: string): string {
-    if (!ID.test(id)) throw new Error('invalid upload id');
+    if (!UPLOAD_KEY.test(id)) throw new Error('invalid upload key');
     return join(this.dir, id.slice(0, 2), id);
   }
 
@@ -34,5 +43,9 @@ export class DiskUploadStore implements UploadStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async delete(id: string): Promise<void> {
+    await rm(this.path(id), { force: true });
   }
 }

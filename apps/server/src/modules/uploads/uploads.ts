@@ -5,8 +5,8 @@ import type { Executor } from '../../db/types.js';
 import { uploads } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { inspectAndStrip } from './image.js';
-import type { UploadStore } from './storage.js';
+import { processImage, type ImageLimits } from './image.js';
+import { thumbnailKey, type UploadStore } from './storage.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -24,23 +24,25 @@ const REFUSALS = {
   empty: 'UPLOAD_EMPTY',
   too_large: 'UPLOAD_TOO_LARGE',
   unsupported_type: 'UPLOAD_TYPE',
-  truncated: 'UPLOAD_CORRUPT',
+  heic: 'UPLOAD_HEIC',
   corrupt: 'UPLOAD_CORRUPT',
 } as const;
 
 /**
- * Checks the bytes by content (JPEG, PNG, WebP, HEIC; never by name or declared type), strips their
- * metadata (location, camera, dates), stores the stripped copy and records it for its owner.
+ * Checks the bytes by content (JPEG, PNG, WebP; never by name or declared type), decodes and re-encodes
+ * them upright without any metadata (image.ts), stores the new copy with its reviewer thumbnail beside it
+ * and records it for its owner.
  */
 export async function saveUpload(
-  deps: { db: Executor; clock: Clock; store: UploadStore },
+  deps: { db: Executor; clock: Clock; store: UploadStore; images: ImageLimits },
   userId: number,
   purpose: TUploadPurpose,
   bytes: Uint8Array,
 ): Promise<TUpload> {
-  const checked = inspectAndStrip(bytes);
+  const checked = await processImage(bytes, deps.images);
   if (!checked.ok) throw new AppError(REFUSALS[checked.reason]);
   const id = randomBytes(32).toString('hex');
+  await deps.store.put(thumbnailKey(id), checked.thumbnail);
   await deps.store.put(id, checked.bytes);
   const [row] = await deps.db
     .insert(uploads)

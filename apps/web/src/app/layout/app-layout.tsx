@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { useMessageEvents } from '@/shared/messages/messages-api';
 import { TAB_ORDER } from '@/shared/navigation/routes';
-import { useTradingEvents } from '@/shared/trading/use-trading-events';
+import { useTradingEvents } from '@/domains/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
 import { AppTabBar } from './tab-bar';

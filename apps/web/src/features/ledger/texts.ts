@@ -1,6 +1,6 @@
 import { LEDGER_ENTRY_KINDS, type LedgerAccount, type LedgerEntryKind } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
-import { CONTRACT_NS } from '@/shared/i18n/i18n';
+import { CONTRACT_NS } from '@kabuto/client/i18n';
 
 /**
  * The transaction log's names for entry kinds and accounts: the contract's catalogues (`ledgerKinds`,

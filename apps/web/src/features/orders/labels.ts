@@ -1,6 +1,6 @@
 import type { TOrder } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
-import { isMargin } from '@/shared/trading/order-figures';
+import { isMargin } from '@/domains/trading/order-figures';
 
 export const directionLabel = (t: TFunction, direction: 'long' | 'short') =>
   t(direction === 'long' ? 'trading.long' : 'trading.short');

@@ -1,7 +1,7 @@
 import type { TStockDetail } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { stockQuery } from '@/shared/market/market-api';
-import { useViewer } from '@/shared/market/viewer';
+import { stockQuery } from '@/domains/market/market-api';
+import { useViewer } from '@/domains/market/viewer';
 
 /** The stock query of `code` for the current viewer, seen through `select`. */
 export function useStock<T>(code: string, select: (stock: TStockDetail) => T) {

@@ -1,4 +1,4 @@
-import type { TQuote, TStockDetail } from '@kabuto/contract';
+import { sen, type TQuote, type TStockDetail } from '@kabuto/contract';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,19 +15,19 @@ const KEY = ['market', 'stock', '3436', 'en', null];
 function quote(second: number, last: number, volume: number): TQuote {
   return {
     code: '3436',
-    last,
-    bid: last - 10,
-    ask: last,
-    open: 98_000,
-    high: Math.max(98_000, last),
-    low: Math.min(98_000, last),
-    prev_close: 97_500,
+    last: sen(last),
+    bid: sen(last - 10),
+    ask: sen(last),
+    open: sen(98_000),
+    high: sen(Math.max(98_000, last)),
+    low: sen(Math.min(98_000, last)),
+    prev_close: sen(97_500),
     volume,
-    turnover: volume * last,
-    change: last - 97_500,
+    turnover: sen(volume * last),
+    change: sen(last - 97_500),
     change_bp: Math.round(((last - 97_500) * 10_000) / 97_500),
-    limit_up: 112_500,
-    limit_down: 82_500,
+    limit_up: sen(112_500),
+    limit_down: sen(82_500),
     trading_date: '2026-11-20',
     time: `2026-11-20T03:40:${String(second).padStart(2, '0')}.000Z`,
     simulated: true,

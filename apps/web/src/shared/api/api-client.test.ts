@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createApiClient, filenameOf, type ApiClientDeps } from './api-client';
-import { ApiError, CLIENT_CODES, fieldIssuesOf } from './api-error';
+import { ApiError, CLIENT_CODES, fieldIssuesOf } from '@kabuto/client/api-error';
+import { createWebApiClient, type WebApiDeps } from './api-client';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function setup(fetchImpl: ApiClientDeps['fetch']) {
+function setup(fetchImpl: WebApiDeps['fetch']) {
   const deps = {
     fetch: vi.fn(fetchImpl),
     baseUrl: '/api',
@@ -24,7 +24,7 @@ function setup(fetchImpl: ApiClientDeps['fetch']) {
     clearSession: vi.fn(),
     openLogin: vi.fn(),
   };
-  return { deps, api: createApiClient(deps) };
+  return { deps, api: createWebApiClient(deps) };
 }
 
 const ZData = z.object({ n: z.number() });
@@ -114,7 +114,7 @@ describe('api client', () => {
     });
     deps.getToken = () => current; // the client reads it on every request
     await expect(
-      api.request({ method: 'POST', path: '/auth/logout', schema: ZData, toast: false, token: 'old' }),
+      api.request({ method: 'POST', path: '/auth/logout', schema: ZData, notify: false, token: 'old' }),
     ).rejects.toMatchObject({ code: 401, status: 401 });
     expect((deps.fetch.mock.calls[0]?.[1]?.headers as Record<string, string>).token).toBe('old');
     // Nor does a 401 answered after the app moved on to another token, for a request sent with the old one.
@@ -184,7 +184,7 @@ describe('api client', () => {
     const { deps, api } = setup(() =>
       Promise.resolve(jsonResponse(422, { code: 1003, msg: 'bad code', data: null })),
     );
-    await expect(api.request({ path: '/x', schema: ZData, toast: false })).rejects.toBeInstanceOf(ApiError);
+    await expect(api.request({ path: '/x', schema: ZData, notify: false })).rejects.toBeInstanceOf(ApiError);
     expect(deps.toast).not.toHaveBeenCalled();
   });
 
@@ -274,13 +274,5 @@ describe('api client', () => {
     const error = await pending;
     expect(error).toMatchObject({ code: CLIENT_CODES.aborted, msg: 'cancelled', status: 0 });
     expect(deps.toast).not.toHaveBeenCalled();
-  });
-
-  it('reads Content-Disposition file names', () => {
-    expect(filenameOf(null)).toBeNull();
-    expect(filenameOf('attachment; filename="a b.csv"')).toBe('a b.csv');
-    expect(filenameOf("attachment; filename=x.csv; filename*=UTF-8''%E6%98%8E%E7%B4%B0.csv")).toBe(
-      '明細.csv',
-    );
   });
 });

@@ -4,10 +4,10 @@ import { reLaunch } from '../navigation/nav';
 import { PAGE_PATHS } from '../navigation/routes';
 import { sessionStore } from '../session/session';
 import { showToast } from '../ui/toast';
-import { createApiClient } from './api-client';
+import { createWebApiClient } from './api-client';
 
 /** The running app's API client (same origin: the server serves the app and /api). */
-export const api = createApiClient({
+export const api = createWebApiClient({
   fetch: (input, init) => fetch(input, init),
   baseUrl: '/api',
   getLang: () => sessionStore.getState().lang,

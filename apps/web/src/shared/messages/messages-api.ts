@@ -24,7 +24,7 @@ export const MESSAGES_PAGE_SIZE = 30;
 export function unreadCountQuery(userId: number | null, token: string | null) {
   return queryOptions({
     queryKey: messageKeys.unread(userId),
-    queryFn: () => api.request({ path: '/messages/unread-count', schema: ZUnreadCount, toast: false }),
+    queryFn: () => api.request({ path: '/messages/unread-count', schema: ZUnreadCount, notify: false }),
     enabled: token !== null && userId !== null,
     staleTime: 30_000,
   });

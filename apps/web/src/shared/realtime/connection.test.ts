@@ -1,4 +1,4 @@
-import type { TQuote } from '@kabuto/contract';
+import { sen, type TQuote } from '@kabuto/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   backoffDelay,
@@ -81,19 +81,19 @@ function setup(
 
 const quote = (code: string, last: number): TQuote => ({
   code,
-  last,
-  bid: last,
-  ask: last,
-  open: last,
-  high: last,
-  low: last,
-  prev_close: last,
+  last: sen(last),
+  bid: sen(last),
+  ask: sen(last),
+  open: sen(last),
+  high: sen(last),
+  low: sen(last),
+  prev_close: sen(last),
   volume: 100,
-  turnover: last * 100,
-  change: 0,
+  turnover: sen(last * 100),
+  change: sen(0),
   change_bp: 0,
-  limit_up: last * 2,
-  limit_down: 1,
+  limit_up: sen(last * 2),
+  limit_down: sen(1),
   trading_date: '2026-01-05',
   time: '2026-01-05T00:00:00.000Z',
   simulated: true,

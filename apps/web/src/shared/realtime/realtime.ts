@@ -33,7 +33,7 @@ export const realtime = new RealtimeConnection({
  * page); if it accepts it, the socket authenticates again.
  */
 function checkSession(): void {
-  api.request({ path: '/index/getUserInfo', schema: ZUserInfo, toast: false }).then(
+  api.request({ path: '/index/getUserInfo', schema: ZUserInfo, notify: false }).then(
     () => {
       realtime.tokenChanged();
     },

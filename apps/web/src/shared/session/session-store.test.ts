@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TUserInfo } from '@kabuto/contract';
+import { sen, type TUserInfo } from '@kabuto/contract';
 import { createSessionStore, memoryStorage, priceColorsOf, STORAGE_KEYS } from './session-store';
 
 const userInfo: TUserInfo = {
@@ -9,10 +9,10 @@ const userInfo: TUserInfo = {
   real_name_status: 'unverified',
   has_txn_password: false,
   credit_score: 80,
-  total_assets: 0,
-  available_balance: 0,
-  used_funds: 0,
-  floating_pl: 0,
+  total_assets: sen(0),
+  available_balance: sen(0),
+  used_funds: sen(0),
+  floating_pl: sen(0),
   created_at: '2025-06-20T00:00:00.000Z',
 };
 

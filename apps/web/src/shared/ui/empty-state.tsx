@@ -1,13 +1,12 @@
-import { localeOf } from '@kabuto/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../session/session';
 import { NoDataPicture } from './no-data-picture';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** An empty list: the per-language "no data" picture, with an optional explanation below. */
 export function EmptyState({ description, children }: { description?: string; children?: ReactNode }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <div className="empty-state" data-testid="empty-state">
       <NoDataPicture locale={locale} text={t('common.noData')} />

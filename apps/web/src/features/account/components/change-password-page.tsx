@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Result } from 'antd-mobile';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { navigateBack } from '@/shared/navigation/nav';
 import { TextField } from '@/shared/ui/text-field';
 import { RequireLogin } from '@/shared/ui/require-login';

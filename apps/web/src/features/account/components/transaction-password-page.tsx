@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, List } from 'antd-mobile';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { navigateBack } from '@/shared/navigation/nav';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { PageLoading } from '@/shared/ui/page-loading';

@@ -1,15 +1,15 @@
-import { localeOf, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
+import { maskPhone, type TUserInfo } from '@kabuto/contract';
 import { Badge, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { useUnreadCount } from '@/shared/messages/messages-api';
 import { ordersUrl, PAGE_PATHS } from '@/shared/navigation/routes';
-import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { confirmLogout } from '@/shared/ui/confirm-logout';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { MenuButton, MenuLink } from '@/shared/ui/menu-item';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /pages/user/user: the account summary from getUserInfo and the account menu. */
 export function UserPage() {
@@ -31,8 +31,8 @@ export function UserPage() {
 
 function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boolean }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
-  const pl = sen(info.floating_pl);
+  const locale = useLocale();
+  const pl = info.floating_pl;
   const plClass = pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : '';
   return (
     <section className="account-card" aria-label={t('titles.user')} aria-busy={refreshing}>
@@ -50,17 +50,17 @@ function AccountSummary({ info, refreshing }: { info: TUserInfo; refreshing: boo
       <div className="account-card__total">
         <div className="account-card__label">{t('user.totalAssets')}</div>
         <div className="account-card__amount" data-testid="total-assets">
-          {formatMoney(sen(info.total_assets), locale)}
+          {formatMoney(info.total_assets, locale)}
         </div>
       </div>
       <dl className="account-card__grid">
         <div>
           <dt>{t('user.availableBalance')}</dt>
-          <dd data-testid="available-balance">{formatMoney(sen(info.available_balance), locale)}</dd>
+          <dd data-testid="available-balance">{formatMoney(info.available_balance, locale)}</dd>
         </div>
         <div>
           <dt>{t('user.usedFunds')}</dt>
-          <dd data-testid="used-funds">{formatMoney(sen(info.used_funds), locale)}</dd>
+          <dd data-testid="used-funds">{formatMoney(info.used_funds, locale)}</dd>
         </div>
         <div>
           <dt>{t('user.floatingPl')}</dt>

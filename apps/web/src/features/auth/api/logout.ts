@@ -15,7 +15,7 @@ export async function logout(): Promise<void> {
   const token = sessionStore.getState().token;
   if (token === null) return;
   sessionStore.clear();
-  await api.request({ method: 'POST', path: '/auth/logout', schema: ZLogoutResponse, toast: false, token });
+  await api.request({ method: 'POST', path: '/auth/logout', schema: ZLogoutResponse, notify: false, token });
 }
 
 /** Logs out on the server (best effort) and always clears the local session and cached server state. */

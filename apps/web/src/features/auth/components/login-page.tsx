@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { tContract } from '@/shared/i18n/i18n';
 import { switchTab } from '@/shared/navigation/nav';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
 import { loginFormSchema, useLogin, type LoginFormInput, type LoginFormOutput } from '../api/login';

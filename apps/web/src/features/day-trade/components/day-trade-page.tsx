@@ -1,29 +1,34 @@
-import { localeOf, MARGIN_RULES, sen, type TPosition } from '@kabuto/contract';
+import { MARGIN_RULES, yen, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
-import { marketListQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { useViewer } from '@/shared/market/viewer';
+import { marketListQuery } from '@/domains/market/market-api';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { useViewer } from '@/domains/market/viewer';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { FeeScheduleNote, OrderTicketForm } from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
+import {
+  FeeScheduleNote,
+  OrderTicketForm,
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
 import {
   closeReasons,
   closedDayTradesToday,
   holdingDayTrades,
   reasonLabel,
-} from '@/shared/trading/order-labels';
-import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
-import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/shared/trading/trade-card';
-import { ordersQuery, positionsQuery, rulesQuery } from '@/shared/trading/trading-api';
+} from '@/domains/trading/order-labels';
+import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
+import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/domains/trading/trade-card';
+import { ordersQuery, positionsQuery, rulesQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/index/rinei/index (specification §2, the day/spot trade screen): day-trade margin. The
@@ -53,11 +58,11 @@ export function DayTradePage() {
 
 function Rules() {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const rules = useQuery(rulesQuery()).data;
   const initial = (rules?.initial_margin_bp ?? MARGIN_RULES.initialMarginBp) / 100;
   const maintenance = (rules?.maintenance_bp ?? MARGIN_RULES.maintenanceBp) / 100;
-  const min = rules?.min_collateral ?? MARGIN_RULES.minCollateralYen * 100;
+  const min = rules?.min_collateral ?? yen(MARGIN_RULES.minCollateralYen);
   return (
     <section
       className="notice-card"
@@ -72,7 +77,7 @@ function Rules() {
           {t('dayTrade.ruleMargin', {
             rate: `${String(initial)}%`,
             max: String(rules?.max_leverage ?? MARGIN_RULES.maxLeverage),
-            min: formatMoney(sen(min), locale),
+            min: formatMoney(min, locale),
           })}
         </li>
         <li>{t('dayTrade.ruleMarginCall', { rate: `${String(maintenance)}%` })}</li>
@@ -118,7 +123,7 @@ function DayTradeTicket({ rows, stock, rules, onPick }: PickedStockTicketProps) 
     fixed: { dayTrade: true },
     leverages: [2, 3],
     defaultLeverage: 3,
-    confirmNotes: <p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>,
+    dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>),
   });
   return (
     <OrderTicketForm
@@ -185,7 +190,7 @@ function TodayPositions() {
 
 function PositionCard({ position, reason }: { position: TPosition; reason: string | null }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const isClosed = position.status === 'closed';
   const rows: TradeCardRow[] = [
     [
@@ -209,7 +214,7 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
         t('orders.sellPrice'),
         position.close_price === null ? '—' : formatPriceAuto(position.close_price, locale),
       ],
-      ['pl', t('orders.realizedPl'), formatSignedMoney(sen(position.realized_pl), locale)],
+      ['pl', t('orders.realizedPl'), formatSignedMoney(position.realized_pl, locale)],
       [
         'closed-by',
         t('dayTrade.closedBy'),
@@ -219,8 +224,8 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
   } else {
     rows.push(
       ['price', t('orders.currentPrice'), formatPriceAuto(position.last_price, locale)],
-      ['collateral', t('dayTrade.collateral'), formatMoney(sen(position.collateral), locale)],
-      ['pl', t('orders.floatingPl'), formatSignedMoney(sen(position.floating_pl), locale)],
+      ['collateral', t('dayTrade.collateral'), formatMoney(position.collateral, locale)],
+      ['pl', t('orders.floatingPl'), formatSignedMoney(position.floating_pl, locale)],
     );
   }
   return (

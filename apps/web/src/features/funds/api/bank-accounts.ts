@@ -48,7 +48,7 @@ export function useAddBankAccount() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BankAccountCreateBody) =>
-      api.request({ method: 'POST', path: '/bank-accounts', body, schema: ZBankAccount, toast: false }),
+      api.request({ method: 'POST', path: '/bank-accounts', body, schema: ZBankAccount, notify: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: bankAccountKeys.all }),
   });
 }

@@ -30,7 +30,7 @@ export function depositAccountQuery(userId: number | null, token: string | null)
 export function depositUrlQuery(userId: number | null, token: string | null) {
   return queryOptions({
     queryKey: depositKeys.url(userId),
-    queryFn: () => api.request({ path: '/index/getCzhiurl', schema: ZDepositUrlResponse, toast: false }),
+    queryFn: () => api.request({ path: '/index/getCzhiurl', schema: ZDepositUrlResponse, notify: false }),
     enabled: token !== null && userId !== null,
     staleTime: 5 * 60_000,
   });

@@ -15,13 +15,13 @@ export function uploadPhoto(file: Blob, purpose: TUploadPurpose, signal: AbortSi
     form,
     signal,
     schema: ZUpload,
-    toast: false,
+    notify: false,
     timeoutMs: UPLOAD_TIMEOUT_MS,
   });
 }
 
 /** GET /api/uploads/:id (the owner only) as a blob, to show through an object URL. */
 export async function fetchUploadBlob(id: string): Promise<Blob> {
-  const file = await api.fetchFile({ path: `/uploads/${id}`, toast: false, timeoutMs: UPLOAD_TIMEOUT_MS });
+  const file = await api.fetchFile({ path: `/uploads/${id}`, notify: false, timeoutMs: UPLOAD_TIMEOUT_MS });
   return file.blob;
 }

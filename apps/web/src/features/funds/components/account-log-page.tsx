@@ -1,4 +1,3 @@
-import { localeOf } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/shared/format/format';
@@ -7,6 +6,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { bankAccountLogQuery } from '../api/bank-accounts';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/bankAccount/accountLog: every change to the user's bank accounts, newest first. */
 export function AccountLogPage() {
@@ -21,7 +21,7 @@ function AccountLog() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data, isPending } = useQuery(bankAccountLogQuery(userId, token));
   if (isPending) return <PageLoading />;
   const items = data?.items ?? [];

@@ -2,7 +2,7 @@ import type { TUploadPurpose } from '@kabuto/contract';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CLIENT_CODES, isApiError } from '@/shared/api/api-error';
+import { CLIENT_CODES, isApiError } from '@kabuto/client/api-error';
 import { tContract } from '@/shared/i18n/i18n';
 import { uploadPhoto } from '../api/uploads';
 import { fileProblem } from '../upload-check';

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { localeOf, type TIdentity } from '@kabuto/contract';
+import { type TIdentity } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd-mobile';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime } from '@/shared/format/format';
 import { switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS } from '@/shared/navigation/routes';
@@ -21,6 +21,7 @@ import {
   type IdentityFormOutput,
 } from '../api/identity';
 import { PhotoUpload } from './photo-upload';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/real_name/real_name: the verification's state, and the form while it may be filed. */
 export function RealNamePage() {
@@ -46,7 +47,7 @@ function RealName() {
 
 function IdentityState({ identity }: { identity: TIdentity }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const details = identity.full_name !== null && (
     <dl className="funds-details">
       <div>

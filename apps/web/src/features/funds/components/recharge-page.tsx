@@ -1,18 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { localeOf, sen, type Locale, type TDeposit, type TDepositAccount } from '@kabuto/contract';
+import type { Locale, TDeposit, TDepositAccount } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
 import { navigateTo } from '@/shared/navigation/nav';
 import { webviewUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
-import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
+import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
@@ -31,6 +31,7 @@ import { CopyButton } from './copy-value';
 import { PhotoUpload } from './photo-upload';
 import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/recharge/recharge: the user's own virtual account for bank transfers, the fraud warning,
@@ -116,7 +117,7 @@ type DepositFormOutput = z.output<ReturnType<typeof depositFormSchema>>;
 
 function DepositForm() {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const client = useQueryClient();
   const schema = useMemo(() => depositFormSchema(locale), [locale]);
   const [action] = useState(() => createIdempotentAction(fileDeposit));
@@ -233,7 +234,7 @@ function DepositRecords() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data, isPending } = useQuery(depositRecordsQuery(userId, token));
   return (
     <RecordsSection
@@ -251,7 +252,7 @@ function DepositRecord({ deposit, locale }: { deposit: TDeposit; locale: Locale 
   return (
     <li className="funds-card" data-testid="deposit-record" data-status={deposit.status}>
       <div className="funds-card__head">
-        <strong data-testid="record-amount">{formatMoney(sen(deposit.amount), locale)}</strong>
+        <strong data-testid="record-amount">{formatMoney(deposit.amount, locale)}</strong>
         <ReviewStatus status={deposit.status} />
       </div>
       <dl className="funds-details">

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  localeOf,
   sen,
   type Locale,
   type TBankAccount,
@@ -12,14 +11,14 @@ import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@/shared/api/server-issues';
+import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
-import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
+import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
@@ -43,6 +42,7 @@ import {
 } from '../withdrawal-rules';
 import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/withdrawal/withdrawal: the published rules (minimum, hours, no fee, credited within 24
@@ -81,7 +81,7 @@ function Withdrawal() {
 
 function RulesCard({ rules }: { rules: TWithdrawalRules }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <section className="funds-card" aria-labelledby="withdrawal-rules-title" data-testid="withdrawal-rules">
       <h2 id="withdrawal-rules-title" className="funds-heading">
@@ -90,11 +90,11 @@ function RulesCard({ rules }: { rules: TWithdrawalRules }) {
       <dl className="funds-details">
         <div>
           <dt>{t('withdrawal.withdrawable')}</dt>
-          <dd data-testid="withdrawable">{formatMoney(sen(rules.withdrawable), locale)}</dd>
+          <dd data-testid="withdrawable">{formatMoney(rules.withdrawable, locale)}</dd>
         </div>
         <div>
           <dt>{t('withdrawal.minimum')}</dt>
-          <dd data-testid="withdrawal-minimum">{formatMoney(sen(rules.min_amount), locale)}</dd>
+          <dd data-testid="withdrawal-minimum">{formatMoney(rules.min_amount, locale)}</dd>
         </div>
         <div>
           <dt>{t('withdrawal.fee')}</dt>
@@ -122,10 +122,10 @@ function RulesCard({ rules }: { rules: TWithdrawalRules }) {
 
 function FiledNotice({ withdrawal, creditHours }: { withdrawal: TWithdrawal; creditHours: number }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return (
     <section className="notice-card" role="status" data-testid="withdrawal-filed">
-      <h2>{t('withdrawal.filedTitle', { amount: formatMoney(sen(withdrawal.amount), locale) })}</h2>
+      <h2>{t('withdrawal.filedTitle', { amount: formatMoney(withdrawal.amount, locale) })}</h2>
       <p data-testid="withdrawal-processing">
         {processingText(
           processingTimeOf(withdrawal.process_after, withdrawal.created_at),
@@ -150,12 +150,12 @@ function WithdrawalForm({
   onFiled: (withdrawal: TWithdrawal) => void;
 }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const client = useQueryClient();
   const schema = useMemo(
     () =>
       withdrawalFormSchema(
-        { minAmount: sen(rules.min_amount), withdrawable: sen(rules.withdrawable) },
+        { minAmount: rules.min_amount, withdrawable: rules.withdrawable },
         locale,
         formattersFor(locale),
         tContract,
@@ -242,7 +242,7 @@ function WithdrawalForm({
         control={form.control}
         name="amount"
         label={t('withdrawal.amount')}
-        placeholder={t('withdrawal.amountPlaceholder', { m: formatMoney(sen(rules.min_amount), locale) })}
+        placeholder={t('withdrawal.amountPlaceholder', { m: formatMoney(rules.min_amount, locale) })}
         inputMode="numeric"
         autoComplete="off"
         maxLength={16}
@@ -328,7 +328,7 @@ function WithdrawalRecords() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data, isPending } = useQuery(withdrawalRecordsQuery(userId, token));
   return (
     <RecordsSection
@@ -347,7 +347,7 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
   return (
     <li className="funds-card" data-testid="withdrawal-record" data-status={withdrawal.status}>
       <div className="funds-card__head">
-        <strong data-testid="record-amount">{formatMoney(sen(withdrawal.amount), locale)}</strong>
+        <strong data-testid="record-amount">{formatMoney(withdrawal.amount, locale)}</strong>
         <ReviewStatus status={withdrawal.status} />
       </div>
       <dl className="funds-details">
@@ -360,7 +360,7 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
         </div>
         <div>
           <dt>{t('withdrawal.fee')}</dt>
-          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(sen(withdrawal.fee), locale)}</dd>
+          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(withdrawal.fee, locale)}</dd>
         </div>
         <div>
           <dt>{t('funds.filedAt')}</dt>

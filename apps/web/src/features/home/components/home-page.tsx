@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { IndexCards } from '@/shared/market/index-cards';
-import { marketListQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { StockList } from '@/shared/market/stock-list';
-import { useViewer } from '@/shared/market/viewer';
+import { IndexCards } from '@/domains/market/index-cards';
+import { marketListQuery } from '@/domains/market/market-api';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { StockList } from '@/domains/market/stock-list';
+import { useViewer } from '@/domains/market/viewer';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { ordersUrl, PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { useUserInfo } from '@/shared/session/user-info-query';

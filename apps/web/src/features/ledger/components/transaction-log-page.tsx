@@ -1,17 +1,18 @@
-import { LEDGER_ENTRY_KINDS, localeOf, sen, type TLedgerLine } from '@kabuto/contract';
+import { LEDGER_ENTRY_KINDS, sen, type TLedgerLine } from '@kabuto/contract';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
-import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/shared/trading/trading-api';
+import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { Segmented } from '@/shared/ui/segmented';
 import { showSuccess } from '@/shared/ui/toast';
 import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
+import { useLocale } from '@/shared/i18n/use-locale';
 import { accountLabel, kindLabel } from '../texts';
 
 /** /subPackages/transactionLog/transactionLog: every ledger line, newest first, and the CSV statement. */
@@ -27,7 +28,7 @@ function TransactionLog() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const [kind, setKind] = useState('');
   const [preset, setPreset] = useState<PeriodPreset>('all');
   const [period, setPeriod] = useState<Period>({ from: '', to: '' });
@@ -138,7 +139,7 @@ function TransactionLog() {
       {latestCash !== undefined && kind === '' && (
         <p className="ledger-summary">
           {t('ledger.latestCash')}:{' '}
-          <strong data-testid="ledger-cash-balance">{formatMoney(sen(latestCash.balance), locale)}</strong>
+          <strong data-testid="ledger-cash-balance">{formatMoney(latestCash.balance, locale)}</strong>
         </p>
       )}
 
@@ -172,7 +173,7 @@ function TransactionLog() {
 
 function LedgerRow({ line }: { line: TLedgerLine }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const amount = formatMoney(sen(Math.abs(line.amount)), locale);
   return (
     <li className="ledger-row" data-testid="ledger-row" data-kind={line.kind} data-account={line.account}>
@@ -191,8 +192,7 @@ function LedgerRow({ line }: { line: TLedgerLine }) {
         <time dateTime={line.at}>{formatDateTime(line.at, locale)}</time>
         <span>{accountLabel(t, line.account)}</span>
         <span>
-          {t('ledger.balance')}:{' '}
-          <span data-testid="ledger-balance">{formatMoney(sen(line.balance), locale)}</span>
+          {t('ledger.balance')}: <span data-testid="ledger-balance">{formatMoney(line.balance, locale)}</span>
         </span>
       </div>
       {line.memo !== null && line.memo !== '' && <div className="ledger-row__memo">{line.memo}</div>}

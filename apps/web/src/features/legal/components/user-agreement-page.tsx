@@ -1,10 +1,10 @@
-import { localeOf, USER_AGREEMENT_EFFECTIVE_DATE } from '@kabuto/contract';
+import { USER_AGREEMENT_EFFECTIVE_DATE } from '@kabuto/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDate } from '@/shared/format/format';
-import { useSession } from '@/shared/session/session';
 import { LEGAL_TEXTS } from '../content/legal-texts';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/deal/userDeal: the user agreement, followed by the security terms and the privacy policy
@@ -12,7 +12,7 @@ import { LEGAL_TEXTS } from '../content/legal-texts';
  */
 export function UserAgreementPage() {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const [params] = useSearchParams();
   const section = params.get('section');
   const docs = LEGAL_TEXTS[locale];

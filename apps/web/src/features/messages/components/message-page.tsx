@@ -1,4 +1,4 @@
-import { localeOf, type TMessage } from '@kabuto/contract';
+import { type TMessage } from '@kabuto/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { messageReason, messageText } from '../message-text';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/message/message: every review outcome, fill, margin call and withdrawal change, newest
@@ -100,7 +101,7 @@ function Messages() {
 
 function MessageRow({ message, onRead }: { message: TMessage; onRead: () => void }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const reason = messageReason(message);
   return (
     <li

@@ -1,6 +1,5 @@
 import {
   LOT_SIZE,
-  localeOf,
   sen,
   type TClosePositionRequest,
   type TPosition,
@@ -16,13 +15,13 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
 import { tContract } from '@/shared/i18n/i18n';
-import { stockQuery } from '@/shared/market/market-api';
-import { useViewer } from '@/shared/market/viewer';
-import { useSession } from '@/shared/session/session';
-import { inputToPrice, inputToQuantity, priceToInput } from '@/shared/trading/price-input';
+import { stockQuery } from '@/domains/market/market-api';
+import { useViewer } from '@/domains/market/viewer';
+import { inputToPrice, inputToQuantity, priceToInput } from '@/domains/trading/price-input';
 import { Segmented, StepperField } from '@/shared/ui/segmented';
 import { useClosePosition } from '../hooks/use-trading-actions';
 import { directionLabel, leverageLabel, priceTypeLabel } from '../labels';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** 決済: closes all or part of a position at market or at a limit, after a confirm prompt. */
 export function ClosePositionSheet({ position, onDone }: { position: TPosition | null; onDone: () => void }) {
@@ -41,7 +40,7 @@ export function ClosePositionSheet({ position, onDone }: { position: TPosition |
 
 function CloseForm({ position, onDone }: { position: TPosition; onDone: () => void }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const viewer = useViewer();
   const stock = useQuery(stockQuery(viewer, position.code)).data;
   const quote = stock?.quote ?? null;

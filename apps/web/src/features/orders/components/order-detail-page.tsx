@@ -1,4 +1,4 @@
-import { localeOf, sen } from '@kabuto/contract';
+import type { Sen } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -6,13 +6,14 @@ import { useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
 import { useSession } from '@/shared/session/session';
-import { orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
-import { orderQuery } from '@/shared/trading/trading-api';
+import { orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
+import { orderQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
 import { directionLabel, leverageLabel, orderKindLabel, priceTypeLabel } from '../labels';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail?order_no=: every field of one order. */
 export function OrderDetailPage() {
@@ -29,7 +30,7 @@ function OrderDetail() {
   const orderNo = (params.get('order_no') ?? '').trim();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data: order, isPending, isError } = useQuery(orderQuery(userId, token, orderNo));
   const { cancel, busy } = useCancelOrder();
 
@@ -37,7 +38,7 @@ function OrderDetail() {
   if (isPending) return <PageLoading />;
   if (isError) return <EmptyState description={t('orders.notFound')} />;
 
-  const money = (v: number) => formatMoney(sen(v), locale);
+  const money = (v: Sen) => formatMoney(v, locale);
   const time = (v: string | null) => (v === null ? '—' : formatDateTime(v, locale));
   const rows: [string, string, string][] = [
     ['order-no', t('orders.orderNo'), order.order_no],

@@ -1,4 +1,4 @@
-import { localeOf, sen, type TOrder, type TPosition } from '@kabuto/contract';
+import { sen, type TOrder, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -9,9 +9,9 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl, type OrdersTab } from '@/shared/navigation/routes';
 import { useLiveQuotes } from '@/shared/realtime/use-live-quotes';
 import { useSession } from '@/shared/session/session';
-import { isMargin, positionFigures } from '@/shared/trading/order-figures';
-import { closeReasons, orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
-import { ordersQuery, positionsQuery } from '@/shared/trading/trading-api';
+import { isMargin, positionFigures } from '@/domains/trading/order-figures';
+import { closeReasons, orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
+import { ordersQuery, positionsQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
@@ -19,6 +19,7 @@ import { useCancelOrder } from '../hooks/use-trading-actions';
 import { directionLabel, leverageLabel, orderKindLabel, plClass, priceTypeLabel } from '../labels';
 import { ClosePositionSheet } from './close-position-sheet';
 import { useState } from 'react';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/order/order: holding, closed, pending and IPO results (specification §2). */
 const TABS: readonly OrdersTab[] = ['holding', 'closed', 'pending', 'ipo'];
@@ -68,7 +69,7 @@ function OrdersTabs() {
 function useIds() {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => (s.token === null ? null : s.userId));
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   return { token, userId, locale };
 }
 
@@ -299,7 +300,7 @@ function ClosedList() {
               />
               <Row
                 label={t('orders.realizedPl')}
-                value={formatSignedMoney(sen(position.realized_pl), locale)}
+                value={formatSignedMoney(position.realized_pl, locale)}
                 className={plClass(position.realized_pl)}
                 testId="closed-pl"
               />
@@ -365,7 +366,7 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
             }
           />
           <Row label={t('trading.quantity')} value={formatShares(order.quantity, locale)} />
-          <Row label={t('orders.reserved')} value={formatMoney(sen(order.reserved), locale)} />
+          <Row label={t('orders.reserved')} value={formatMoney(order.reserved, locale)} />
           <Row label={t('orders.createdAt')} value={formatDateTime(order.created_at, locale)} />
           {order.fills_from !== null && (
             <Row label={t('orders.fillsFrom')} value={formatDateTime(order.fills_from, locale)} />

@@ -2,12 +2,12 @@ import type { TClosePositionRequest, TOrder } from '@kabuto/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryClient } from '@/shared/api/query-client';
-import { createIdempotentAction, sendWithRetry } from '@/shared/trading/idempotent';
-import { closePosition, invalidateTrading } from '@/shared/trading/trading-api';
-import { useRetryPrompt } from '@/shared/trading/use-cancel-order';
+import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
+import { closePosition, invalidateTrading } from '@/domains/trading/trading-api';
+import { useRetryPrompt } from '@/domains/trading/use-cancel-order';
 import { showSuccess } from '@/shared/ui/toast';
 
-export { useCancelOrder } from '@/shared/trading/use-cancel-order';
+export { useCancelOrder } from '@/domains/trading/use-cancel-order';
 
 /** Sends a close order (one Idempotency-Key per attempt; the same key on a retry). */
 export function useClosePosition() {

@@ -1,27 +1,33 @@
-import { localeOf, sen, type TOrder, type TStockRow, type TTradingRules } from '@kabuto/contract';
+import type { TOrder, TStockRow, TTradingRules } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
-import { marketListQuery, marketStatusQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { StockList } from '@/shared/market/stock-list';
-import { useViewer } from '@/shared/market/viewer';
+import { marketListQuery } from '@/domains/market/market-api';
+import { marketStatusQuery } from '@/shared/market-clock/market-status';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { StockList } from '@/domains/market/stock-list';
+import { useViewer } from '@/domains/market/viewer';
 import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { OrderTicketForm, FeeScheduleNote } from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
-import { orderStatusLabel, reasonLabel } from '@/shared/trading/order-labels';
-import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/shared/trading/trade-card';
-import { ordersQuery, rulesQuery } from '@/shared/trading/trading-api';
-import { useCancelOrder } from '@/shared/trading/use-cancel-order';
+import {
+  OrderTicketForm,
+  FeeScheduleNote,
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
+import { orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
+import { TradeCardGrid, TradeCardHead, type TradeCardRow } from '@/domains/trading/trade-card';
+import { ordersQuery, rulesQuery } from '@/domains/trading/trading-api';
+import { useCancelOrder } from '@/domains/trading/use-cancel-order';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * /subPackages/index/pts/pts: the PTS (pre-market) screen. The session banner (8:20-16:00 on business
@@ -157,7 +163,7 @@ function ApplicationForm({
     rules,
     venue: 'pts',
     fixed: { direction: 'long', leverage: 1 },
-    confirmNotes: <p className="trade-confirm__note">{t('pts.cashNote')}</p>,
+    dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('pts.cashNote')}</p>),
   });
   return (
     <OrderTicketForm
@@ -207,7 +213,7 @@ function ApplicationList() {
 
 function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; onCancel: () => void }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const reason = reasonLabel(t, order.reason);
   const rows: TradeCardRow[] = [
     ['order-no', t('orders.orderNo'), order.order_no],
@@ -225,7 +231,7 @@ function ApplicationCard({ order, busy, onCancel }: { order: TOrder; busy: boole
     rows.push(['fill-price', t('orders.fillPrice'), formatPriceAuto(order.fill_price, locale)]);
   }
   if (order.status === 'pending') {
-    rows.push(['reserved', t('orders.reserved'), formatMoney(sen(order.reserved), locale)]);
+    rows.push(['reserved', t('orders.reserved'), formatMoney(order.reserved, locale)]);
   }
   rows.push(['created', t('pts.appliedAt'), formatDateTime(order.created_at, locale)]);
   if (order.filled_at !== null)

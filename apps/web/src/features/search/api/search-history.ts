@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { marketKeys } from '@/shared/market/market-api';
+import { marketKeys } from '@/domains/market/market-api';
 import { useSession } from '@/shared/session/session';
 
 /** POST /api/search/addHistory {query} and POST /api/search/clearHistory {} (login required). */
@@ -15,7 +15,7 @@ export function useAddHistory() {
         path: '/search/addHistory',
         body: { query },
         schema: z.unknown(),
-        toast: false,
+        notify: false,
       }),
     onSettled: () => client.invalidateQueries({ queryKey: marketKeys.history(userId) }),
   });

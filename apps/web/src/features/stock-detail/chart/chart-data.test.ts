@@ -1,4 +1,4 @@
-import type { TBar, TQuote } from '@kabuto/contract';
+import { sen, type TBar, type TQuote } from '@kabuto/contract';
 import { describe, expect, it } from 'vitest';
 import {
   applyQuote,
@@ -15,10 +15,10 @@ import {
 const bar = (time: string, date: string, close: number, volume = 100): TBar => ({
   time,
   date,
-  open: close,
-  high: close,
-  low: close,
-  close,
+  open: sen(close),
+  high: sen(close),
+  low: sen(close),
+  close: sen(close),
   volume,
 });
 const quote = (time: string, last: number, volume: number, trading_date = '2026-01-05') =>

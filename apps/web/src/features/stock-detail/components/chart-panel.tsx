@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DotLoading } from 'antd-mobile';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { barsQuery } from '@/shared/market/market-api';
+import { barsQuery } from '@/domains/market/market-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { isCalendarPeriod } from '../chart/chart-data';
 import { useStock } from '../live-stock';

@@ -4,9 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { navigateTo } from '@/shared/navigation/nav';
 import { ordersUrl } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
-import { FeeScheduleNote, OrderTicketForm } from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
-import { rulesQuery } from '@/shared/trading/trading-api';
+import {
+  FeeScheduleNote,
+  OrderTicketForm,
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
+import { rulesQuery } from '@/domains/trading/trading-api';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { useStock } from '../live-stock';
 import { selectQuote, type StockInfo } from '../stock-selectors';
@@ -39,7 +43,7 @@ function OrderForm({ stock, rules }: { stock: StockInfo; rules: TTradingRules })
 
 function OrderTicket({ stock, quote, rules }: { stock: StockInfo; quote: TQuote; rules: TTradingRules }) {
   const { t } = useTranslation();
-  const ticket = useOrderTicket({ stock, quote, rules });
+  const ticket = useOrderTicket({ stock, quote, rules, dialogs: useTicketDialogs() });
   return (
     <OrderTicketForm
       ticket={ticket}

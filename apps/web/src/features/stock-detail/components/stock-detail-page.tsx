@@ -1,4 +1,4 @@
-import { BAR_PERIODS, localeOf, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
+import { BAR_PERIODS, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,13 +15,12 @@ import {
   priceDecimalsOf,
   type PriceDecimals,
 } from '@/shared/format/price';
-import { marketStatusQuery } from '@/shared/market/market-api';
-import { SimulatedBadge } from '@/shared/market/simulated-badge';
-import { StaleMarker } from '@/shared/market/stale-marker';
-import { useIsStale } from '@/shared/market/staleness';
-import { WatchStar } from '@/shared/market/watch-star';
+import { marketStatusQuery } from '@/shared/market-clock/market-status';
+import { SimulatedBadge } from '@/domains/market/simulated-badge';
+import { StaleMarker } from '@/domains/market/stale-marker';
+import { useIsStale } from '@/shared/market-clock/staleness';
+import { WatchStar } from '@/domains/market/watch-star';
 import { useQuoteStream } from '@/shared/realtime/realtime';
-import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { useStock } from '../live-stock';
@@ -35,6 +34,7 @@ import {
 } from '../stock-selectors';
 import { ChartPanel } from './chart-panel';
 import { OrderPanel } from './order-form';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -54,7 +54,7 @@ export function StockDetailPage() {
   const code = (params.get('code') ?? '').trim().toUpperCase();
   const rawPeriod = params.get('period');
   const period: TBarPeriod = isPeriod(rawPeriod) ? rawPeriod : 'intraday';
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data: info, isPending, isError } = useStock(code, selectInfo);
   const alwaysOpen = useQuery({ ...marketStatusQuery(), select: selectAlwaysOpen }).data === true;
   useQuoteStream(info?.tradable === true ? [code] : []);
@@ -91,7 +91,7 @@ export function StockDetailPage() {
 
 function StockHeader({ info }: { info: StockInfo }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const decimals = priceDecimalsOf(info.price_decimals);
   return (
     <header className="stock-header">
@@ -197,7 +197,7 @@ const FIGURE_KEYS = [
  */
 function QuoteFigures({ code, decimals }: { code: string; decimals: PriceDecimals }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const labels = useMemo(
     () => ({ section: t('stock.figures'), rows: FIGURE_KEYS.map((key) => t(key)) }),
     [t],

@@ -15,7 +15,7 @@ export function dailyBarsQuery(code: string) {
         query: { code, period: '1d', limit: SIGNAL_BAR_LIMIT },
         schema: ZBars,
         // One row per stock says it when its bars are missing; ten toasts would say nothing more.
-        toast: false,
+        notify: false,
       }),
     select: (data): DailyClose[] => data.bars.map((bar) => ({ date: bar.date, close: bar.close })),
     enabled: code !== '',

@@ -1,4 +1,4 @@
-import { localeOf, sen, type Locale, type TPosition } from '@kabuto/contract';
+import { sen, type Locale, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatSignedMoney } from '@/shared/format/format';
@@ -7,17 +7,18 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { ordersUrl } from '@/shared/navigation/routes';
 import { useLiveQuotes } from '@/shared/realtime/use-live-quotes';
 import { useSession } from '@/shared/session/session';
-import { isMargin, positionFigures } from '@/shared/trading/order-figures';
-import { positionsQuery } from '@/shared/trading/trading-api';
+import { isMargin, positionFigures } from '@/domains/trading/order-figures';
+import { positionsQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /** The user's open positions at live prices; each opens the holding tab of the orders page. */
 export function PositionsSummary() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => (s.token === null ? null : s.userId));
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   const { data, isPending } = useQuery(positionsQuery(userId, token, 'holding'));
   const quotes = useLiveQuotes((data ?? []).map((p) => p.code));
   if (isPending) return <PageLoading />;

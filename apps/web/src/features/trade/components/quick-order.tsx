@@ -6,10 +6,11 @@ import {
   FeeScheduleNote,
   OrderTicketForm,
   useFeeScheduleText,
-} from '@/shared/trading/order-ticket/order-ticket-view';
-import { useOrderTicket } from '@/shared/trading/order-ticket/use-order-ticket';
-import { type PickedStockTicketProps, StockPicker } from '@/shared/trading/stock-picker';
-import { rulesQuery } from '@/shared/trading/trading-api';
+  useTicketDialogs,
+} from '@/domains/trading/order-ticket/order-ticket-view';
+import { useOrderTicket } from '@/domains/trading/order-ticket/use-order-ticket';
+import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
+import { rulesQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 
 /**
@@ -46,13 +47,13 @@ function QuickOrderTicket({ rows, stock, rules, onPick }: PickedStockTicketProps
     stock,
     quote: stock.quote,
     rules,
-    confirmNotes: (
+    dialogs: useTicketDialogs(
       <>
         <p className="trade-confirm__note" data-testid="order-confirm-fees">
           {feeSchedule}
         </p>
         <p className="trade-confirm__note">{t('aiTrade.confirmOwnDecision')}</p>
-      </>
+      </>,
     ),
   });
   return (

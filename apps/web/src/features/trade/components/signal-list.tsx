@@ -1,4 +1,4 @@
-import { localeOf, type Locale, type TStockRow } from '@kabuto/contract';
+import { type Locale, type TStockRow } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { memo, useId, useMemo, useState } from 'react';
@@ -10,7 +10,6 @@ import {
   priceDecimalsOf,
   type PriceDecimals,
 } from '@/shared/format/price';
-import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { dailyBarsQuery } from '../api/daily-bars';
 import { formatAverage, formatRsi, formatSessionDate } from '../format';
@@ -22,6 +21,7 @@ import {
   type RsiSignal,
   type StockSignals,
 } from '../signals';
+import { useLocale } from '@/shared/i18n/use-locale';
 
 /**
  * One row per stock: the three mechanical signals with the numbers behind them. The row is a button that
@@ -30,7 +30,7 @@ import {
  */
 export function SignalList({ rows, label }: { rows: readonly TStockRow[]; label: string }) {
   const { t } = useTranslation();
-  const locale = localeOf(useSession((s) => s.lang));
+  const locale = useLocale();
   if (rows.length === 0) return <EmptyState description={t('aiTrade.signalsEmpty')} />;
   return (
     <ul className="ai-signals" aria-label={label} data-testid="signal-list">
