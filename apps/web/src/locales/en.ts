@@ -457,21 +457,6 @@ export const en = {
     balance: 'Balance',
     in: 'Money in',
     out: 'Money out',
-    kinds: {
-      demo_funding: 'Demo funds',
-      order_reserve: 'Reserved for an order',
-      order_release: 'Reservation released',
-      trade_buy: 'Purchase',
-      trade_sell: 'Sale',
-      fee: 'Commission',
-      margin_open: 'Margin collateral posted',
-      margin_close: 'Margin position settled',
-    },
-    accounts: {
-      cash: 'Cash',
-      reserved: 'Reserved',
-      margin: 'Margin collateral',
-    },
   },
   aiTrade: {
     disclaimerTitle: 'Please read first',

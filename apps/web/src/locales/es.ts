@@ -454,21 +454,6 @@ export const es = {
     balance: 'Saldo',
     in: 'Entrada',
     out: 'Salida',
-    kinds: {
-      demo_funding: 'Fondos de demostración',
-      order_reserve: 'Reserva para una orden',
-      order_release: 'Reserva liberada',
-      trade_buy: 'Compra',
-      trade_sell: 'Venta',
-      fee: 'Comisión',
-      margin_open: 'Garantía de margen depositada',
-      margin_close: 'Liquidación de posición a margen',
-    },
-    accounts: {
-      cash: 'Efectivo',
-      reserved: 'Reservado',
-      margin: 'Garantía de margen',
-    },
   },
   aiTrade: {
     disclaimerTitle: 'Léalo primero',

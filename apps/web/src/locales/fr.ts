@@ -457,21 +457,6 @@ export const fr = {
     balance: 'Solde',
     in: 'Entrée',
     out: 'Sortie',
-    kinds: {
-      demo_funding: 'Fonds de démonstration',
-      order_reserve: 'Réservation pour un ordre',
-      order_release: 'Réservation libérée',
-      trade_buy: 'Achat',
-      trade_sell: 'Vente',
-      fee: 'Commission',
-      margin_open: 'Garantie de marge déposée',
-      margin_close: 'Position sur marge dénouée',
-    },
-    accounts: {
-      cash: 'Espèces',
-      reserved: 'Réservé',
-      margin: 'Garantie de marge',
-    },
   },
   aiTrade: {
     disclaimerTitle: 'À lire d’abord',

@@ -452,21 +452,6 @@ export const ja = {
     balance: '残高',
     in: '入金',
     out: '出金',
-    kinds: {
-      demo_funding: 'デモ資金の入金',
-      order_reserve: '注文による拘束',
-      order_release: '拘束の解除',
-      trade_buy: '買付代金',
-      trade_sell: '売却代金',
-      fee: '手数料',
-      margin_open: '信用保証金の拘束',
-      margin_close: '信用建玉の決済',
-    },
-    accounts: {
-      cash: '預り金',
-      reserved: '拘束中',
-      margin: '信用保証金',
-    },
   },
   aiTrade: {
     disclaimerTitle: 'はじめにお読みください',

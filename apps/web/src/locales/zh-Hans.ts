@@ -447,21 +447,6 @@ export const zhHans = {
     balance: '余额',
     in: '收入',
     out: '支出',
-    kinds: {
-      demo_funding: '模拟资金入账',
-      order_reserve: '委托冻结',
-      order_release: '解除冻结',
-      trade_buy: '买入金额',
-      trade_sell: '卖出金额',
-      fee: '手续费',
-      margin_open: '信用保证金冻结',
-      margin_close: '信用持仓结算',
-    },
-    accounts: {
-      cash: '现金',
-      reserved: '冻结中',
-      margin: '信用保证金',
-    },
   },
   aiTrade: {
     disclaimerTitle: '请先阅读',

@@ -447,21 +447,6 @@ export const zhHant = {
     balance: '餘額',
     in: '收入',
     out: '支出',
-    kinds: {
-      demo_funding: '模擬資金入帳',
-      order_reserve: '委託圈存',
-      order_release: '解除圈存',
-      trade_buy: '買進金額',
-      trade_sell: '賣出金額',
-      fee: '手續費',
-      margin_open: '信用保證金圈存',
-      margin_close: '信用部位結算',
-    },
-    accounts: {
-      cash: '現金',
-      reserved: '圈存中',
-      margin: '信用保證金',
-    },
   },
   aiTrade: {
     disclaimerTitle: '請先閱讀',

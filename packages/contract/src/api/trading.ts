@@ -164,6 +164,10 @@ export const ZTradingRules = z.object({
 export type TTradingRules = z.infer<typeof ZTradingRules>;
 
 // Ledger: GET /api/ledger/entries, GET /api/ledger/statement (CSV), POST /api/ledger/verifyStatement
+/**
+ * Every kind of journal entry the server writes: the one list. The server's entries are typed by it, and
+ * every catalogue has a label for each (`ledgerKinds`, checked by the type and by the web app's test).
+ */
 export const LEDGER_ENTRY_KINDS = [
   'demo_funding',
   'order_reserve',
@@ -178,6 +182,10 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_paid',
   'withdrawal_release',
 ] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+/** A user's ledger accounts, as the transaction log names them. */
+export const LEDGER_ACCOUNTS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 export const ZLedgerQuery = z.object({
   kind: z.string().max(40).optional(),
   from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
@@ -189,7 +197,7 @@ export const ZLedgerLine = z.object({
   seq: z.number().int(),
   at: z.string(),
   kind: z.string(),
-  account: z.enum(['cash', 'reserved', 'margin', 'withdrawing']),
+  account: z.enum(LEDGER_ACCOUNTS),
   amount: ZSenAmount,
   /** the account's balance after this line */
   balance: ZSenAmount,
@@ -198,6 +206,29 @@ export const ZLedgerLine = z.object({
 });
 export type TLedgerLine = z.infer<typeof ZLedgerLine>;
 export const ZLedgerPage = z.object({ total: z.number().int(), items: z.array(ZLedgerLine) });
+/**
+ * GET /api/ledger/movements: the user's money as they see it, one movement per business object (an order,
+ * a deposit, a withdrawal...), newest first. A movement groups the journal entries that share their object
+ * (a withdrawal's request with its payout or return, an order's hold with its fill and release): `kind` is
+ * its first entry's kind, `state` its latest's, and `cash` its net change of the user's available cash (a
+ * withdrawal paid: minus the amount; returned: zero). The internal legs (held, withdrawing) are not shown.
+ */
+export const ZMovementQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZLedgerMovement = z.object({
+  /** the business object: "withdrawal:12", "deposit:3", an order number, or "entry:<id>" */
+  key: z.string(),
+  kind: z.enum(LEDGER_ENTRY_KINDS),
+  state: z.enum(LEDGER_ENTRY_KINDS),
+  started_at: z.string(),
+  updated_at: z.string(),
+  cash: ZSenAmount,
+  entries: z.number().int(),
+});
+export type TLedgerMovement = z.infer<typeof ZLedgerMovement>;
+export const ZLedgerMovementPage = z.object({ total: z.number().int(), items: z.array(ZLedgerMovement) });
 export const ZStatementQuery = z.object({
   from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
   to: z.iso.date({ error: 'validation.dateFormat' }).optional(),

@@ -1,3 +1,5 @@
+import type { LedgerAccount, LedgerEntryKind } from '../api/trading.js';
+
 /**
  * Messages that the server sends and the web app shares (errors and validation).
  * English is the shape; every other catalogue must have exactly these keys (the type enforces it).
@@ -178,13 +180,13 @@ export const en = {
     withdrawal_hold: 'Withdrawal requested',
     withdrawal_paid: 'Withdrawal paid out',
     withdrawal_release: 'Withdrawal returned',
-  },
+  } satisfies Record<LedgerEntryKind, string>,
   accounts: {
     cash: 'Available cash',
     reserved: 'Held for orders',
     margin: 'Margin collateral',
     withdrawing: 'Withdrawals in progress',
-  },
+  } satisfies Record<LedgerAccount, string>,
   messageKinds: {
     'order.placed': 'Order {{order_no}} accepted: {{code}}, {{quantity}} shares',
     'order.filled': 'Order {{order_no}} filled: {{code}}, {{quantity}} shares at {{price}}',

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { yen } from '@kabuto/contract';
+import { negSen, yen } from '@kabuto/contract';
 import { bankAccounts, identityVerifications, operators, users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { body, createTestApp, registerAndLogin, VERIFIED_NAME, type TestApp } from '../../test/harness.js';
@@ -549,6 +549,78 @@ describe('withdrawals', () => {
       reason: '口座名義を確認できませんでした',
     });
     expect(await userBalances(t.database.db, u.userId)).toMatchObject({ cash: yen(50_000), withdrawing: 0 });
+  });
+
+  it('show in the movements as one line each: requested, then paid or returned', async () => {
+    type Movement = { key: string; kind: string; state: string; cash: number; entries: number };
+    const movements = async (token: string) =>
+      body<{ total: number; items: Movement[] }>(await get('/api/ledger/movements', as(token))).data;
+    const reviewer = await operator();
+    const u = await readyToWithdraw(reviewer);
+    await fund(u.userId, 100_000, reviewer, u.token);
+    const file = async (amount: number) =>
+      body<{ id: number }>(
+        await post('/api/withdrawals', as(u.token, key()), {
+          amount: yen(amount),
+          bank_account_id: u.accountId,
+          txn_password: '123456',
+        }),
+      ).data.id;
+
+    const paid = await file(30_000);
+    const returned = await file(20_000);
+    // Requested: each is one line, the amount gone from available cash, nothing reading as money coming in.
+    let page = await movements(u.token);
+    expect(page.items.slice(0, 3)).toEqual([
+      {
+        key: `withdrawal:${returned}`,
+        kind: 'withdrawal_hold',
+        state: 'withdrawal_hold',
+        cash: negSen(yen(20_000)),
+        entries: 1,
+        started_at: expect.any(String) as unknown,
+        updated_at: expect.any(String) as unknown,
+      },
+      {
+        key: `withdrawal:${paid}`,
+        kind: 'withdrawal_hold',
+        state: 'withdrawal_hold',
+        cash: negSen(yen(30_000)),
+        entries: 1,
+        started_at: expect.any(String) as unknown,
+        updated_at: expect.any(String) as unknown,
+      },
+      expect.objectContaining({
+        kind: 'deposit',
+        state: 'deposit',
+        cash: yen(100_000),
+        entries: 1,
+      }) as unknown,
+    ]);
+    expect(page.items.every((m) => m.kind !== 'withdrawal_hold' || m.cash < 0)).toBe(true);
+
+    await post(`/api/console/withdrawals/${paid}/approve`, reviewer);
+    await post(`/api/console/withdrawals/${returned}/reject`, reviewer, {
+      reason: '口座名義を確認できませんでした',
+    });
+    // Decided: still one line each, its state the decision; paid keeps the amount out, returned nets to zero.
+    page = await movements(u.token);
+    const byKey = new Map(page.items.map((m) => [m.key, m]));
+    expect(byKey.get(`withdrawal:${paid}`)).toMatchObject({
+      state: 'withdrawal_paid',
+      cash: negSen(yen(30_000)),
+      entries: 2,
+    });
+    expect(byKey.get(`withdrawal:${returned}`)).toMatchObject({
+      state: 'withdrawal_release',
+      cash: 0,
+      entries: 2,
+    });
+    // The user's movements: demo-less account, so the deposit and the two withdrawals, whose cash adds up.
+    expect(page.total).toBe(3);
+    expect(page.items.reduce((sum, m) => sum + m.cash, 0)).toBe(
+      (await userBalances(t.database.db, u.userId)).cash,
+    );
   });
 
   it('apply the published minimum (the specification’s message) and the withdrawable cash', async () => {

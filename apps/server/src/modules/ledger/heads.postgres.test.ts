@@ -34,7 +34,7 @@ const lockWaiters = statement<Record<string, never>, { n: number }>(
 const waitersOnLocks = async () => (await run(t.database.db, lockWaiters, {}))[0]?.n ?? 0;
 const fund = (tx: Tx, amount: number) =>
   postEntry(tx, {
-    kind: 'test_move',
+    kind: 'deposit',
     at: new Date(),
     lines: [
       { user: userId, account: 'cash', amount: sen(amount) },

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { sen } from '@kabuto/contract';
+import { sen, type LedgerEntryKind, type TLedgerMovement } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
-import { journalEntries, ledgerAccounts, postings } from '../../db/schema.js';
+import { journalEntries, ledgerAccounts, postings, withdrawals } from '../../db/schema.js';
 import { tokyoInstant } from '../../lib/tokyo-time.js';
 import { GENESIS_HASH } from './ledger.js';
 import type { StatementLine } from './statement.js';
@@ -91,4 +91,67 @@ export async function chainHashes(
     .from(postings)
     .where(and(eq(postings.userId, userId), sql`${postings.seq} between ${fromSeq} and ${toSeq}`));
   return new Map(rows.flatMap((r) => (r.seq !== null && r.hash !== null ? [[r.seq, r.hash] as const] : [])));
+}
+
+/**
+ * The user's movements (ZLedgerMovement), newest first: the user's journal entries grouped by the business
+ * object they belong to. The rule: a withdrawal's request entry belongs to its withdrawal (found by the
+ * withdrawal's hold_entry_id, since it is written before the withdrawal has an id), as do its payout or
+ * return (ref `withdrawal:<id>`); any other entry belongs to its ref (an order number, `deposit:<id>`), and
+ * an entry without one is a movement of its own. One statement for the page, one for the total.
+ */
+export async function ledgerMovements(
+  db: Executor,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; items: TLedgerMovement[] }> {
+  const entries = db
+    .select({
+      key: sql<string>`coalesce('withdrawal:' || ${withdrawals.id}, ${journalEntries.ref}, 'entry:' || ${journalEntries.id})`.as(
+        'key',
+      ),
+      entry: sql<number>`${journalEntries.id}`.as('entry'),
+      kind: sql<string>`${journalEntries.kind}`.as('kind'),
+      at: sql<Date>`${journalEntries.createdAt}`.as('at'),
+      cash: sql<string>`sum(case when ${ledgerAccounts.kind} = 'cash' then ${postings.amount} else 0 end)`.as(
+        'cash',
+      ),
+    })
+    .from(postings)
+    .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
+    .leftJoin(withdrawals, eq(withdrawals.holdEntryId, journalEntries.id))
+    .where(eq(postings.userId, userId))
+    .groupBy(sql`1`, journalEntries.id, journalEntries.kind, journalEntries.createdAt)
+    .as('entries');
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({
+        key: entries.key,
+        kind: sql<string>`(array_agg(${entries.kind} order by ${entries.entry}))[1]`,
+        state: sql<string>`(array_agg(${entries.kind} order by ${entries.entry} desc))[1]`,
+        startedAt: sql<Date>`min(${entries.at})`,
+        updatedAt: sql<Date>`max(${entries.at})`,
+        cash: sql<string>`sum(${entries.cash})::text`,
+        entries: sql<number>`count(*)::int`,
+      })
+      .from(entries)
+      .groupBy(entries.key)
+      .orderBy(sql`min(${entries.entry}) desc`)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(distinct ${entries.key})::int` }).from(entries),
+  ]);
+  return {
+    total: count?.n ?? 0,
+    items: rows.map((r) => ({
+      key: r.key,
+      kind: r.kind as LedgerEntryKind,
+      state: r.state as LedgerEntryKind,
+      started_at: new Date(r.startedAt).toISOString(),
+      updated_at: new Date(r.updatedAt).toISOString(),
+      cash: sen(BigInt(r.cash)),
+      entries: r.entries,
+    })),
+  };
 }

@@ -1,4 +1,4 @@
-import { negSen, type Sen } from '@kabuto/contract';
+import { negSen, type LedgerEntryKind, type Sen } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import type { postings } from '../../db/schema.js';
@@ -30,7 +30,8 @@ export type PostingLine =
 
 /** What one journal entry records: its kind, what caused it, when, and its lines. */
 export interface EntryDraft {
-  kind: string;
+  /** one of the contract's LEDGER_ENTRY_KINDS, each of which the catalogues label */
+  kind: LedgerEntryKind;
   memo?: string;
   ref?: string;
   at: Date;

@@ -1,9 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZLedgerPage, ZLedgerQuery, ZStatementQuery, ZVerifyResult, envelope } from '@kabuto/contract';
+import {
+  ZLedgerMovementPage,
+  ZLedgerPage,
+  ZLedgerQuery,
+  ZMovementQuery,
+  ZStatementQuery,
+  ZVerifyResult,
+  envelope,
+} from '@kabuto/contract';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
-import { chainHashes } from './lines.js';
+import { chainHashes, ledgerMovements } from './lines.js';
 import { ledgerPage, statementFile } from './pages.js';
 import { parseStatement, verifyStatement } from './statement.js';
 
@@ -16,6 +24,16 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ledger/entries',
     { ...user, schema: { tags, querystring: ZLedgerQuery, response: { 200: envelope(ZLedgerPage) } } },
     async (request) => ok(request, await ledgerPage(app.ctx.db, sessionOf(request).userId, request.query)),
+  );
+
+  app.get(
+    '/ledger/movements',
+    {
+      ...user,
+      schema: { tags, querystring: ZMovementQuery, response: { 200: envelope(ZLedgerMovementPage) } },
+    },
+    async (request) =>
+      ok(request, await ledgerMovements(app.ctx.db, sessionOf(request).userId, request.query)),
   );
 
   app.get(

@@ -170,7 +170,13 @@ function openingFill(
   ];
   if (margin) lines.push({ user: u, account: 'margin', amount: collateral });
   else lines.push({ house: 'market_settlement', amount: principal });
-  return { principal, fee, collateral, entryKind: margin ? 'margin_open' : 'trade_buy', lines };
+  return {
+    principal,
+    fee,
+    collateral,
+    entryKind: margin ? ('margin_open' as const) : ('trade_buy' as const),
+    lines,
+  };
 }
 
 /** The position a fill opens. */

@@ -13,6 +13,7 @@ import { Segmented } from '@/shared/ui/segmented';
 import { showSuccess } from '@/shared/ui/toast';
 import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { accountLabel, kindLabel } from '../texts';
 
 /** /subPackages/transactionLog/transactionLog: every ledger line, newest first, and the CSV statement. */
 export function TransactionLogPage() {
@@ -77,7 +78,7 @@ function TransactionLog() {
             <option value="">{t('ledger.allKinds')}</option>
             {LEDGER_ENTRY_KINDS.map((k) => (
               <option key={k} value={k}>
-                {t(`ledger.kinds.${k}`)}
+                {kindLabel(t, k)}
               </option>
             ))}
           </select>
@@ -173,12 +174,11 @@ function TransactionLog() {
 function LedgerRow({ line }: { line: TLedgerLine }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const known = (LEDGER_ENTRY_KINDS as readonly string[]).includes(line.kind);
   const amount = formatMoney(sen(Math.abs(line.amount)), locale);
   return (
     <li className="ledger-row" data-testid="ledger-row" data-kind={line.kind} data-account={line.account}>
       <div className="ledger-row__main">
-        <span className="ledger-row__kind">{known ? t(`ledger.kinds.${line.kind}`) : line.kind}</span>
+        <span className="ledger-row__kind">{kindLabel(t, line.kind)}</span>
         <span
           className={`ledger-row__amount ${line.amount >= 0 ? 'money-in' : 'money-out'}`}
           data-testid="ledger-amount"
@@ -190,7 +190,7 @@ function LedgerRow({ line }: { line: TLedgerLine }) {
       </div>
       <div className="ledger-row__meta">
         <time dateTime={line.at}>{formatDateTime(line.at, locale)}</time>
-        <span>{t(`ledger.accounts.${line.account}`)}</span>
+        <span>{accountLabel(t, line.account)}</span>
         <span>
           {t('ledger.balance')}: <span data-testid="ledger-balance">{formatMoney(line.balance, locale)}</span>
         </span>
