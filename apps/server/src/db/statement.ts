@@ -1,6 +1,7 @@
 import pg from 'pg';
-import type { Executor } from './types.js';
+import { sessionOf } from './driver-internals.js';
 import { committedBehind } from './pipelined.js';
+import type { Executor } from './types.js';
 
 /**
  * A statement kept as SQL text, for the few statements every order runs (bench/README.md,
@@ -43,11 +44,6 @@ export function statement<Params extends Record<string, unknown>, Row = never>(
   return { name, text: text.trim(), order };
 }
 
-interface DriverSession {
-  client: unknown;
-  logger?: { logQuery(query: string, params: unknown[]): void };
-}
-
 interface QueryResult {
   rows: unknown[];
 }
@@ -69,7 +65,7 @@ export async function run<Params extends Record<string, unknown>, Row>(
   params: Params,
   options?: RunOptions,
 ): Promise<Row[]> {
-  const session = (db as unknown as { _: { session: DriverSession } })._.session;
+  const session = sessionOf(db);
   const values = statement.order.map((name) => params[name]);
   session.logger?.logQuery(statement.text, values);
   const client = session.client;
