@@ -19,15 +19,7 @@ import type { Tx } from '../../db/types.js';
 import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
-import {
-  reviewBankAccount,
-  reviewDeposit,
-  reviewIdentity,
-  reviewWithdrawal,
-  type Decision,
-  type ReviewDeps,
-  type ReviewStatus,
-} from './review.js';
+import { reviewBy, reviewWithdrawal, type Decision, type ReviewDeps, type ReviewStatus } from './review.js';
 import {
   bankAccountQueue,
   depositQueue,
@@ -106,21 +98,21 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     page: ZIdentityReviewPage,
     item: ZIdentityReview,
     list: (q, id) => identityQueue(db, q, id),
-    review: reviewIdentity,
+    review: reviewBy('identity'),
   });
   queue({
     path: '/bank-accounts',
     page: ZBankAccountReviewPage,
     item: ZBankAccountReview,
     list: (q, id) => bankAccountQueue(db, q, id),
-    review: reviewBankAccount,
+    review: reviewBy('bank_account'),
   });
   queue({
     path: '/deposits',
     page: ZDepositReviewPage,
     item: ZDepositReview,
     list: (q, id) => depositQueue(db, config, q, id),
-    review: reviewDeposit,
+    review: reviewBy('deposit'),
   });
   queue({
     path: '/withdrawals',

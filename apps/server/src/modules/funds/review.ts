@@ -242,34 +242,18 @@ async function settle<K extends ReviewKind>(
   return status;
 }
 
-export async function reviewIdentity(
-  tx: Tx,
-  deps: ReviewDeps,
-  id: number,
-  decision: Decision,
-  outbox: EventOutbox,
-): Promise<ReviewStatus> {
-  return settle(tx, deps, 'identity', await lockForDecision(tx, 'identity', id), decision, outbox);
-}
-
-export async function reviewBankAccount(
-  tx: Tx,
-  deps: ReviewDeps,
-  id: number,
-  decision: Decision,
-  outbox: EventOutbox,
-): Promise<ReviewStatus> {
-  return settle(tx, deps, 'bank_account', await lockForDecision(tx, 'bank_account', id), decision, outbox);
-}
-
-export async function reviewDeposit(
-  tx: Tx,
-  deps: ReviewDeps,
-  id: number,
-  decision: Decision,
-  outbox: EventOutbox,
-): Promise<ReviewStatus> {
-  return settle(tx, deps, 'deposit', await lockForDecision(tx, 'deposit', id), decision, outbox);
+/**
+ * The decision on a queue whose approval settles at once (identity, bank account, deposit): lock the item,
+ * then settle it by its description in REVIEWS.
+ */
+export function reviewBy(kind: Exclude<ReviewKind, 'withdrawal'>) {
+  return async (
+    tx: Tx,
+    deps: ReviewDeps,
+    id: number,
+    decision: Decision,
+    outbox: EventOutbox,
+  ): Promise<ReviewStatus> => settle(tx, deps, kind, await lockForDecision(tx, kind, id), decision, outbox);
 }
 
 /**
