@@ -32,10 +32,40 @@ export function feeFor(principal: number, schedule: FeeSchedule): Sen {
  * rounded up to the yen (so the rule is met, never missed by rounding).
  */
 export function collateralFor(principal: number, leverage: number): Sen {
-  const lev = Math.max(1, Math.trunc(leverage));
-  const perLeverage = Math.ceil(principal / lev / 100) * 100;
-  const minimum = Math.ceil((principal * MARGIN_RULES.initialMarginBp) / 10_000 / 100) * 100;
-  return sen(Math.max(perLeverage, minimum));
+  // In BigInt, like feeFor: principal × 3,000 passes 2^53 from ¥30 billion on, where a float rounds.
+  const lev = BigInt(Math.max(1, Math.trunc(leverage)));
+  const p = BigInt(principal);
+  const perLeverage = ceilDiv(p, lev * 100n) * 100n;
+  const minimum = ceilDiv(p * BigInt(MARGIN_RULES.initialMarginBp), 10_000n * 100n) * 100n;
+  return sen(perLeverage > minimum ? perLeverage : minimum);
+}
+
+/** ⌈a / b⌉ for a ≥ 0, b > 0. */
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+/** ⌊a / b⌋ for b > 0, negative a included (BigInt division truncates toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b < 0n ? q - 1n : q;
+}
+
+/**
+ * The part of `total` that `part` of `whole` shares carry, rounded down to the sen (a partial close's share
+ * of a position's collateral): exact in BigInt, where total × part can pass 2^53.
+ */
+export function proportionalPart(total: Sen, part: number, whole: number): Sen {
+  if (!Number.isSafeInteger(part) || !Number.isSafeInteger(whole) || whole <= 0 || part < 0) {
+    throw new RangeError(`bad share ${part} of ${whole}`);
+  }
+  return sen(floorDiv(BigInt(total) * BigInt(part), BigInt(whole)));
+}
+
+/** ⌊numerator × 10,000 / denominator⌋ in basis points, exact in BigInt (0 when the denominator is not positive). */
+export function floorBp(numerator: number, denominator: number): number {
+  if (denominator <= 0) return 0;
+  return Number(floorDiv(BigInt(numerator) * 10_000n, BigInt(denominator)));
 }
 
 /** A short position is always a margin position; a long one is margin when leveraged. */

@@ -1,5 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { feeFor, negSen, sen, type Sen, type TClosePositionRequest } from '@kabuto/contract';
+import {
+  feeFor,
+  negSen,
+  proportionalPart,
+  sen,
+  type Sen,
+  type TClosePositionRequest,
+} from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
 import { orders, positions } from '../../db/schema.js';
 import { notify } from '../messages/messages.js';
@@ -118,9 +125,9 @@ export async function fillCloseOrder(
     (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
   );
   const whole = q === position.quantity;
-  const collateralPart = sen(
-    whole ? position.collateral : Math.floor((position.collateral * q) / position.quantity),
-  );
+  const collateralPart = whole
+    ? sen(position.collateral)
+    : proportionalPart(sen(position.collateral), q, position.quantity);
   const margin = isMargin(position);
   const lines: PostingLine[] = margin
     ? [

@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import { MARGIN_RULES, isMarginPosition } from '@kabuto/contract';
+import { MARGIN_RULES, floorBp, isMarginPosition } from '@kabuto/contract';
 import type { Db, Tx } from '../../db/types.js';
 import { orders, positions } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
@@ -29,7 +29,7 @@ export function maintenanceBp(position: PositionRow, last: number): number {
   const floating =
     (position.direction === 'long' ? last - position.avgPrice : position.avgPrice - last) * position.quantity;
   const value = last * position.quantity;
-  return value > 0 ? Math.floor(((position.collateral + floating) * 10_000) / value) : 0;
+  return floorBp(position.collateral + floating, value);
 }
 
 export function marginCallDeadline(tradingDate: string): Date {

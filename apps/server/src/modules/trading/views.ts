@@ -1,4 +1,4 @@
-import { sen, type Locale, type TOrder, type TPosition } from '@kabuto/contract';
+import { sen, floorBp, type Locale, type TOrder, type TPosition } from '@kabuto/contract';
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { readsJapanese } from '../market/views.js';
@@ -82,7 +82,7 @@ export function positionView(position: PositionRow, locale: Locale, market: Mark
     close_price: position.closePrice === null ? null : sen(position.closePrice),
     maintenance_bp:
       margin && marketValue > 0 && position.status !== 'closed'
-        ? Math.floor(((position.collateral + floating) * 10_000) / marketValue)
+        ? floorBp(position.collateral + floating, marketValue)
         : null,
     margin_call_deadline: position.marginCallDeadline?.toISOString() ?? null,
   };
