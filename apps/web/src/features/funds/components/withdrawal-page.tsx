@@ -359,10 +359,6 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
           </dd>
         </div>
         <div>
-          <dt>{t('withdrawal.fee')}</dt>
-          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(withdrawal.fee, locale)}</dd>
-        </div>
-        <div>
           <dt>{t('funds.filedAt')}</dt>
           <dd>{formatDateTime(withdrawal.created_at, locale)}</dd>
         </div>
