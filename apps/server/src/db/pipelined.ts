@@ -5,8 +5,14 @@ import {
   type NodePgQueryResultHKT,
   type NodePgSessionOptions,
 } from 'drizzle-orm/node-postgres';
-import type { PgDialect, PgSession, PgTransactionConfig } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type { PgSession, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import {
+  clientQuery,
+  clientStream,
+  nodePgSessionInternals,
+  type CorkableStream,
+} from './driver-internals.js';
 import type { Tx } from './types.js';
 
 /**
@@ -29,10 +35,6 @@ import type { Tx } from './types.js';
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 type Logger = NodePgSessionOptions['logger'];
-interface Stream {
-  cork(): void;
-  uncork(): void;
-}
 
 /** A transaction on one pool client. */
 class Transaction {
@@ -41,15 +43,15 @@ class Transaction {
   /** the COMMIT's answer, once it has been written behind the last statement */
   committed: Promise<unknown> | undefined;
   private readonly send: Query;
-  private readonly stream: Stream | undefined;
+  private readonly stream: CorkableStream | undefined;
 
   constructor(
     client: pg.PoolClient,
     private readonly logger: Logger | undefined,
   ) {
     // The client's own query, on its prototype; the transaction puts its own on the client (`query`).
-    this.send = (...args) => (pg.Client.prototype.query as unknown as Query).apply(client, args);
-    this.stream = (client as unknown as { connection?: { stream?: Stream } }).connection?.stream;
+    this.send = clientQuery(client);
+    this.stream = clientStream(client);
   }
 
   /** Runs `write`, whose queries go to the socket in one piece when it returns. */
@@ -124,14 +126,6 @@ function settled<T>(promise: Promise<T>): Promise<T> {
 
 const transactions = new WeakMap<object, Transaction>();
 
-/** NodePgSession's fields that a transaction on one of its pool's clients needs. */
-interface SessionInternals {
-  client: pg.Pool;
-  dialect: PgDialect;
-  schema: ConstructorParameters<typeof NodePgSession>[2];
-  options: NodePgSessionOptions;
-}
-
 function refuse(): never {
   throw new Error('the transaction was committed behind its last statement; run nothing after it');
 }
@@ -144,7 +138,7 @@ export async function pipelinedTransaction<T>(
 ): Promise<T> {
   // A transaction with its own isolation level or access mode (none in this code base) is drizzle's.
   if (config) return base.transaction(work as never, config);
-  const { client: pool, dialect, schema, options } = base as unknown as SessionInternals;
+  const { client: pool, dialect, schema, options } = nodePgSessionInternals(base);
   const client = await pool.connect();
   const transaction = new Transaction(client, options.logger);
   transactions.set(client, transaction);

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import type { Executor } from './types.js';
+import { sessionOf } from './driver-internals.js';
 import { committedBehind } from './pipelined.js';
+import type { Executor } from './types.js';
 
 /**
  * A statement kept as SQL text, for the few statements every order runs (bench/README.md,
@@ -9,8 +10,10 @@ import { committedBehind } from './pipelined.js';
  * are named; a call passes the values by name. On PostgreSQL it runs as a named prepared statement (parsed
  * and planned once per connection); on PGlite as an ordinary parameterized query. It runs on the driver
  * under drizzle (inside the caller's transaction when given one) and is logged through drizzle's logger
- * like drizzle's own statements. The tables and columns it names are drizzle's schema's (src/db/schema.ts);
- * every statement runs in the integration tests on both databases.
+ * like drizzle's own statements. The tables and columns it names are drizzle's schema's (src/db/schema.ts).
+ * The integration tests run every statement on PGlite, and again on PostgreSQL when DATABASE_URL is set
+ * (always in CI, where `npm test` refuses to start without it; locally its absence is named in a NOT RUN
+ * banner).
  *
  * Results come back as the drivers give them: cast bigint and numeric columns to text (node-postgres and
  * PGlite differ on them) and convert in TypeScript.
@@ -41,11 +44,6 @@ export function statement<Params extends Record<string, unknown>, Row = never>(
   return { name, text: text.trim(), order };
 }
 
-interface DriverSession {
-  client: unknown;
-  logger?: { logQuery(query: string, params: unknown[]): void };
-}
-
 interface QueryResult {
   rows: unknown[];
 }
@@ -67,7 +65,7 @@ export async function run<Params extends Record<string, unknown>, Row>(
   params: Params,
   options?: RunOptions,
 ): Promise<Row[]> {
-  const session = (db as unknown as { _: { session: DriverSession } })._.session;
+  const session = sessionOf(db);
   const values = statement.order.map((name) => params[name]);
   session.logger?.logQuery(statement.text, values);
   const client = session.client;

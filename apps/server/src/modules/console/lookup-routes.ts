@@ -18,7 +18,8 @@ import {
 import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { ledgerPage, statementFile } from '../ledger/pages.js';
-import { fillsFrom, listOrders, listPositions } from '../trading/service.js';
+import { fillsFrom } from '../../market/venues.js';
+import { listOrders, listPositions } from '../trading/queries.js';
 import { orderView, positionView } from '../trading/views.js';
 import { audit } from './audit.js';
 import { searchAudit } from './audit-search.js';

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { dialectOf } from '../../db/driver-internals.js';
 import type { Executor } from '../../db/types.js';
 import { ledgerAccounts, ledgerHeads } from '../../db/schema.js';
 
@@ -32,8 +33,8 @@ export async function openUserAccounts(db: Executor, userId: number): Promise<vo
  * same object to every transaction it opens. Nothing is remembered when it cannot be found that way.
  */
 function memoryOf<T>(memory: WeakMap<object, T>, db: Executor, make: () => T): T | undefined {
-  const dialect = (db as unknown as { dialect?: unknown }).dialect;
-  if (typeof dialect !== 'object' || dialect === null) return undefined;
+  const dialect = dialectOf(db);
+  if (!dialect) return undefined;
   let found = memory.get(dialect);
   if (!found) {
     found = make();

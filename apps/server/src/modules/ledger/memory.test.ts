@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, sen } from '@kabuto/contract';
+import { replaceLogger } from '../../db/driver-internals.js';
 import { journalEntries, ledgerAccounts, orders, postings } from '../../db/schema.js';
 import { createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import {
@@ -98,9 +99,7 @@ describe('what the ledger remembers', () => {
     const sent: string[] = [];
     const before = (await chainOf(a, userA)).length;
     await a.database.db.transaction(async (tx) => {
-      const session = (tx as unknown as { session: { logger: { logQuery: (q: string) => void } } }).session;
-      const logger = session.logger;
-      session.logger = { logQuery: (q) => sent.push(q) };
+      const restore = replaceLogger(tx, { logQuery: (q) => sent.push(q) });
       try {
         await lockUser(tx, userA);
         await lockUser(tx, userA);
@@ -116,7 +115,7 @@ describe('what the ledger remembers', () => {
           });
         }
       } finally {
-        session.logger = logger;
+        restore();
       }
     });
     // One lock; the chain head comes with the balances, and the second entry starts from the first's.

@@ -9,14 +9,10 @@ import { createUser } from '../auth/service.js';
 import { ledgerLines } from '../ledger/lines.js';
 import { ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
 import { verifyStatement } from '../ledger/statement.js';
-import {
-  cancelOrder,
-  closePosition,
-  matchPendingOrders,
-  placeOrder,
-  type Outbox,
-  type TradingDeps,
-} from './service.js';
+import { closePosition } from './close.js';
+import { placeOrder } from './open.js';
+import type { Outbox, TradingDeps } from './orders.js';
+import { cancelOrder, matchPendingOrders } from './pending.js';
 
 /**
  * Property: whatever users do (orders of every kind, cancels, partial closes, price moves, the market

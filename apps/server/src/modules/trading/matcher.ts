@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { enforcePositionRules, expirePtsApplications } from './rules.js';
-import { matchPendingOrders } from './service.js';
+import { matchPendingOrders } from './pending.js';
 
 /**
  * Fills waiting orders when the market reaches them, and applies the rules that close positions (day trades

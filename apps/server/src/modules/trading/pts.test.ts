@@ -5,7 +5,7 @@ import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/
 import { TestMarket } from '../../test/test-market.js';
 import { userBalances } from '../ledger/ledger.js';
 import { expirePtsApplications } from './rules.js';
-import { matchPendingOrders } from './service.js';
+import { matchPendingOrders } from './pending.js';
 
 /** PTS applications (the specification's pre-market trade), with a fixed clock and set prices. */
 let t: TestApp;

@@ -23,18 +23,12 @@ import { idempotent } from '../../plugins/idempotency.js';
 import { ledgerClaim, type ClaimedLedger } from '../ledger/ledger.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
-import {
-  ORDER_DRAWS,
-  cancelOrder,
-  closePosition,
-  fillsFrom,
-  findOrder,
-  listOrders,
-  listPositions,
-  placeOrder,
-  type Outbox,
-  type TradingDeps,
-} from './service.js';
+import { fillsFrom } from '../../market/venues.js';
+import { closePosition } from './close.js';
+import { ORDER_DRAWS, placeOrder } from './open.js';
+import type { Outbox, TradingDeps } from './orders.js';
+import { cancelOrder } from './pending.js';
+import { findOrder, listOrders, listPositions } from './queries.js';
 import { orderView, positionView } from './views.js';
 
 export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {

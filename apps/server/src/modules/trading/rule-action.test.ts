@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ruleAction } from './rules.js';
-import type { PositionRow } from './service.js';
+import type { PositionRow } from './orders.js';
 
 /** ruleAction decides alone, from a position, the last price, the session and the time (ADR 0010). */
 const position = (over: Partial<PositionRow> = {}): PositionRow => ({

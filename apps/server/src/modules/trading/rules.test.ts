@@ -6,7 +6,7 @@ import { TestMarket } from '../../test/test-market.js';
 import { messages } from '../../db/schema.js';
 import { eq } from 'drizzle-orm';
 import { enforcePositionRules } from './rules.js';
-import { matchPendingOrders } from './service.js';
+import { matchPendingOrders } from './pending.js';
 
 /** The rules that close positions by themselves, with a fixed clock (Tuesday 2026-11-24) and set prices. */
 let t: TestApp;

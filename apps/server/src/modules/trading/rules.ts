@@ -8,15 +8,10 @@ import { tradingCalendar } from '../../market/calendar.js';
 import { sessionState, TSE_HOURS } from '../../market/sessions.js';
 import { lockUser } from '../ledger/ledger.js';
 import { notify } from '../messages/messages.js';
-import {
-  cancelOrder,
-  closePosition,
-  endPendingOrder,
-  ptsSessionEnd,
-  type Outbox,
-  type PositionRow,
-  type TradingDeps,
-} from './service.js';
+import { ptsSessionEnd } from '../../market/venues.js';
+import { closePosition } from './close.js';
+import type { Outbox, PositionRow, TradingDeps } from './orders.js';
+import { cancelOrder, endPendingOrder } from './pending.js';
 
 /**
  * The rules that close positions without the user's order (ADR 0010), checked on every matcher pass:

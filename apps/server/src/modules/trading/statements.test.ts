@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TOrder } from '@kabuto/contract';
+import { replaceLogger } from '../../db/driver-internals.js';
 import { orders } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { postgresWritesDuring } from '../../test/socket-writes.js';
@@ -24,13 +25,7 @@ beforeAll(async () => {
     },
   });
   // The transactions' sessions are made with the database session's options, so its logger reaches them.
-  const session = t.database.db._.session as unknown as {
-    options: { logger?: unknown };
-    logger: unknown;
-  };
-  const logger = { logQuery: (query: string) => sent.push(query) };
-  session.options.logger = logger;
-  session.logger = logger;
+  replaceLogger(t.database.db, { logQuery: (query: string) => sent.push(query) }, { transactions: true });
 });
 afterAll(() => t.close());
 

@@ -2,7 +2,7 @@ import { sen, type Locale, type TOrder, type TPosition } from '@kabuto/contract'
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { readsJapanese } from '../market/views.js';
-import type { OrderRow, PositionRow } from './service.js';
+import type { OrderRow, PositionRow } from './orders.js';
 
 function nameOf(code: string, locale: Locale): string {
   const instrument = getInstrument(code);

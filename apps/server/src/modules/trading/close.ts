@@ -1,0 +1,194 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { feeFor, negSen, sen, type Sen, type TClosePositionRequest } from '@kabuto/contract';
+import type { Tx } from '../../db/types.js';
+import { orders, positions } from '../../db/schema.js';
+import { notify } from '../messages/messages.js';
+import { AppError } from '../../lib/app-error.js';
+import { getInstrument } from '../../market/instruments.js';
+import { sessionState } from '../../market/sessions.js';
+import { lockUser, postEntry, type PostingLine } from '../ledger/ledger.js';
+import {
+  checkLimitPrice,
+  executablePrice,
+  isMargin,
+  isStale,
+  newOrder,
+  principalOf,
+  quoteOrFail,
+  type OrderRow,
+  type Outbox,
+  type TradingDeps,
+} from './orders.js';
+
+/** Closing positions, in whole or in part: the closing order, and its fill. */
+
+/** Closes all or part of a position: fills at once when the market allows, otherwise waits. */
+export async function closePosition(
+  tx: Tx,
+  deps: TradingDeps,
+  userId: number,
+  request: TClosePositionRequest,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  await lockUser(tx, userId);
+  const [position] = await tx
+    .select()
+    .from(positions)
+    .where(
+      and(
+        eq(positions.id, request.position_id),
+        eq(positions.userId, userId),
+        eq(positions.status, 'holding'),
+      ),
+    );
+  if (!position) throw new AppError('POSITION_NOT_FOUND');
+  const available = position.quantity - position.closingQuantity;
+  if (request.quantity > available) throw new AppError('POSITION_QUANTITY', { available });
+  const instrument = getInstrument(position.code);
+  const quote = quoteOrFail(deps.market, position.code);
+  const limit =
+    request.price === undefined
+      ? null
+      : checkLimitPrice(request.price, quote, instrument?.is_topix500 ?? false, deps.locale);
+  const session = sessionState(now, { mode: deps.market.clockMode });
+  if (request.price_type === 'market' && session.continuous && isStale(quote, now))
+    throw new AppError('QUOTE_STALE');
+  const side = position.direction === 'long' ? ('sell' as const) : ('buy' as const);
+  const order = await newOrder(
+    tx,
+    {
+      userId,
+      code: position.code,
+      kind: 'close',
+      direction: position.direction,
+      side,
+      priceType: request.price_type,
+      limitPrice: limit,
+      quantity: request.quantity,
+      leverage: position.leverage,
+      dayTrade: position.dayTrade,
+      positionId: position.id,
+      status: 'pending',
+      createdAt: now,
+    },
+    now,
+  );
+  await tx
+    .update(positions)
+    .set({ closingQuantity: sql`${positions.closingQuantity} + ${request.quantity}` })
+    .where(eq(positions.id, position.id));
+  const price = executablePrice(
+    { side, priceType: request.price_type, limitPrice: limit },
+    quote,
+    session.continuous,
+  );
+  if (price !== null) return fillCloseOrder(tx, deps, order, price, outbox);
+  await notify(
+    tx,
+    outbox,
+    userId,
+    'order.placed',
+    { order_no: order.orderNo, code: order.code, quantity: order.quantity },
+    now,
+  );
+  return order;
+}
+
+/** Fills a closing order: proceeds (cash) or collateral back plus profit or loss (margin), and the fee. */
+export async function fillCloseOrder(
+  tx: Tx,
+  deps: TradingDeps,
+  order: OrderRow,
+  price: Sen,
+  outbox: Outbox,
+): Promise<OrderRow> {
+  const now = deps.clock.now();
+  const u = order.userId;
+  const [position] = await tx
+    .select()
+    .from(positions)
+    .where(eq(positions.id, order.positionId ?? -1));
+  if (!position || position.status !== 'holding')
+    throw new Error(`order ${order.orderNo} has no open position`);
+  const q = order.quantity;
+  const principal = principalOf(price, q);
+  const fee = feeFor(principal, deps.fees);
+  const gross = sen(
+    (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
+  );
+  const whole = q === position.quantity;
+  const collateralPart = sen(
+    whole ? position.collateral : Math.floor((position.collateral * q) / position.quantity),
+  );
+  const margin = isMargin(position);
+  const lines: PostingLine[] = margin
+    ? [
+        { user: u, account: 'margin', amount: negSen(collateralPart) },
+        { user: u, account: 'cash', amount: sen(collateralPart + gross - fee) },
+        { house: 'market_settlement', amount: negSen(gross) },
+        { house: 'fees', amount: fee },
+      ]
+    : [
+        { house: 'market_settlement', amount: negSen(principal) },
+        { user: u, account: 'cash', amount: sen(principal - fee) },
+        { house: 'fees', amount: fee },
+      ];
+  await postEntry(tx, { kind: margin ? 'margin_close' : 'trade_sell', ref: order.orderNo, at: now, lines });
+
+  const realized = sen(gross - fee);
+  if (whole) {
+    await tx
+      .update(positions)
+      .set({
+        status: 'closed',
+        closingQuantity: 0,
+        closedAt: now,
+        closePrice: price,
+        realizedPl: realized,
+      })
+      .where(eq(positions.id, position.id));
+  } else {
+    await tx.insert(positions).values({
+      userId: u,
+      code: position.code,
+      direction: position.direction,
+      leverage: position.leverage,
+      dayTrade: position.dayTrade,
+      status: 'closed',
+      quantity: q,
+      avgPrice: position.avgPrice,
+      collateral: collateralPart,
+      openedAt: position.openedAt,
+      closedAt: now,
+      closePrice: price,
+      realizedPl: realized,
+      parentId: position.id,
+    });
+    await tx
+      .update(positions)
+      .set({
+        quantity: position.quantity - q,
+        closingQuantity: Math.max(0, position.closingQuantity - q),
+        collateral: position.collateral - collateralPart,
+      })
+      .where(eq(positions.id, position.id));
+  }
+  const [filled] = await tx
+    .update(orders)
+    .set({ status: 'filled', fillPrice: price, principal, fee, filledAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+    .returning();
+  if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
+  await notify(
+    tx,
+    outbox,
+    u,
+    'order.filled',
+    { order_no: order.orderNo, code: order.code, quantity: q, price },
+    now,
+  );
+  if (whole)
+    await notify(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
+  return filled;
+}
