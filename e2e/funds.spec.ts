@@ -189,8 +189,11 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await page.goto(route(USER));
     await expect(page.getByTestId('available-balance')).toHaveText('¥10,300,000');
     await page.goto(route(LOG));
-    const depositLine = page.locator('[data-testid="ledger-row"][data-kind="deposit"][data-account="cash"]');
-    await expect(depositLine.getByTestId('ledger-amount')).toContainText('+¥300,000');
+    // The log shows the deposit as one movement, received.
+    const depositLine = page.locator('[data-testid="movement"][data-kind="deposit"]');
+    await expect(depositLine.getByTestId('movement-title')).toHaveText('Deposit');
+    await expect(depositLine.getByTestId('movement-state')).toHaveText('Received');
+    await expect(depositLine.getByTestId('movement-cash')).toContainText('+¥300,000');
     await expect(page.getByTestId('ledger-cash-balance')).toHaveText('¥10,300,000');
 
     // ---------------------------------------------------------------- withdrawal outside the hours
@@ -261,6 +264,12 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(withdrawal.getByTestId('review-status')).toHaveText('Awaiting review');
     await expect(withdrawal.getByTestId('record-processing')).toContainText(day);
     await expect(rules.getByTestId('withdrawable')).toHaveText('¥8,800,000');
+    // In the log the request is one line, requested, the amount out of available cash.
+    await page.goto(route(LOG));
+    const requested = page.locator('[data-testid="movement"][data-kind="withdrawal_hold"]');
+    await expect(requested.getByTestId('movement-title')).toHaveText('Withdrawal');
+    await expect(requested.getByTestId('movement-state')).toHaveText('Requested');
+    await expect(requested.getByTestId('movement-cash')).toContainText('−¥1,500,000');
 
     // Two different operators: the administrator's approval is the first of two; a reviewer gives the second.
     expect(await approveWithdrawal(await offQueue(operator), phone)).toBe(true);
@@ -286,11 +295,13 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
       'Approved',
     );
     await page.goto(route(LOG));
-    const hold = page.locator('[data-testid="ledger-row"][data-kind="withdrawal_hold"][data-account="cash"]');
-    await expect(hold.getByTestId('ledger-amount')).toContainText('−¥1,500,000');
-    await expect(
-      page.locator('[data-testid="ledger-row"][data-kind="withdrawal_paid"]').first(),
-    ).toBeVisible();
+    // Still one line, now paid out; no line reads as the amount coming in.
+    const paidOut = page.locator('[data-testid="movement"][data-kind="withdrawal_hold"]');
+    await expect(paidOut).toHaveCount(1);
+    await expect(paidOut).toHaveAttribute('data-state', 'withdrawal_paid');
+    await expect(paidOut.getByTestId('movement-state')).toHaveText('Paid out');
+    await expect(paidOut.getByTestId('movement-cash')).toContainText('−¥1,500,000');
+    await expect(page.getByTestId('movement').filter({ hasText: '+¥1,500,000' })).toHaveCount(0);
     await expect(page.getByTestId('ledger-cash-balance')).toHaveText('¥8,800,000');
     await page.goto(route(USER));
     await expect(page.getByTestId('available-balance')).toHaveText('¥8,800,000');

@@ -79,11 +79,13 @@ test('buy at market, close half, read the ledger, download and verify the statem
   await expect(closed.getByTestId('closed-quantity')).toHaveText('100');
   await expect(closed.getByTestId('closed-pl')).toHaveText(/¥/);
 
-  // The transaction log has the trade lines, and its latest cash balance is the available balance.
+  // The transaction log has the trades, and its cash balance is the available balance.
   await page.goto(route(LOG));
-  await expect(page.getByTestId('ledger-row').filter({ hasText: 'Purchase' }).first()).toBeVisible();
-  await expect(page.getByTestId('ledger-row').filter({ hasText: 'Sale' }).first()).toBeVisible();
-  await expect(page.locator('[data-testid="ledger-row"][data-kind="demo_funding"]')).toHaveCount(1);
+  // One movement per order: the purchase and the sale, executed; the demo cash once.
+  const purchase = page.getByTestId('movement').filter({ hasText: 'Purchase' }).first();
+  await expect(purchase.getByTestId('movement-state')).toHaveText('Executed');
+  await expect(page.getByTestId('movement').filter({ hasText: 'Sale' }).first()).toBeVisible();
+  await expect(page.locator('[data-testid="movement"][data-kind="demo_funding"]')).toHaveCount(1);
   const ledgerCash = (await page.getByTestId('ledger-cash-balance').textContent()) ?? '';
   expect(ledgerCash).toMatch(/¥/);
   // The user tab may first show its cached figures; it refreshes to the ledger's balance.

@@ -9,9 +9,8 @@ export const SMS_RESEND_SECONDS = 60;
 
 export const LOGIN_MAX_FAILURES = 10;
 
-/** Withdrawals (specification §9): the defaults; operators publish changes to them. */
+/** Withdrawals (specification §9): the defaults; operators publish changes to them. A withdrawal never carries a fee. */
 export const DEFAULT_WITHDRAWAL_MIN_YEN = 10_000;
-export const WITHDRAWAL_FEE_YEN = 0;
 export const WITHDRAWAL_CREDIT_HOURS = 24;
 export const DEFAULT_WITHDRAWAL_WINDOWS = [
   { start: '09:00', end: '11:30' },

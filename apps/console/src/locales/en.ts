@@ -160,7 +160,6 @@ export const en = {
   },
   withdrawal: {
     amount: 'Amount',
-    fee: 'Fee',
     bankAccount: 'To bank account',
     holder: 'Account holder',
     bankStatus: 'Bank account status',

@@ -158,7 +158,6 @@ export const es = {
   },
   withdrawal: {
     amount: 'Importe',
-    fee: 'Comisión',
     bankAccount: 'Cuenta de destino',
     holder: 'Titular de la cuenta',
     bankStatus: 'Estado de la cuenta bancaria',

@@ -158,7 +158,6 @@ export const fr = {
   },
   withdrawal: {
     amount: 'Montant',
-    fee: 'Frais',
     bankAccount: 'Vers le compte',
     holder: 'Titulaire du compte',
     bankStatus: 'Statut du compte bancaire',

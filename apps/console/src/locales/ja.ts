@@ -157,7 +157,6 @@ export const ja = {
   },
   withdrawal: {
     amount: '金額',
-    fee: '手数料',
     bankAccount: '振込先口座',
     holder: '口座名義',
     bankStatus: '口座の審査状況',

@@ -157,7 +157,6 @@ export const zhHans = {
   },
   withdrawal: {
     amount: '金额',
-    fee: '手续费',
     bankAccount: '收款账户',
     holder: '户名',
     bankStatus: '银行账户状态',

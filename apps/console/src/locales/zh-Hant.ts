@@ -157,7 +157,6 @@ export const zhHant = {
   },
   withdrawal: {
     amount: '金額',
-    fee: '手續費',
     bankAccount: '收款帳戶',
     holder: '戶名',
     bankStatus: '銀行帳戶狀態',

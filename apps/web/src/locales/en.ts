@@ -457,6 +457,24 @@ export const en = {
     balance: 'Balance',
     in: 'Money in',
     out: 'Money out',
+    movement: {
+      order: 'Order',
+      withdrawal: 'Withdrawal',
+    },
+    states: {
+      requested: 'Requested',
+      paid: 'Paid out',
+      returned: 'Returned',
+      received: 'Received',
+      pending: 'Open',
+      executed: 'Executed',
+      cancelled: 'Cancelled',
+    },
+    opening: {
+      withdrawal: 'Requested: {{amount}}',
+      order: 'Held when placed: {{amount}}',
+      other: 'At first: {{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: 'Please read first',

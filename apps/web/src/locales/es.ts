@@ -454,6 +454,24 @@ export const es = {
     balance: 'Saldo',
     in: 'Entrada',
     out: 'Salida',
+    movement: {
+      order: 'Orden',
+      withdrawal: 'Retiro',
+    },
+    states: {
+      requested: 'Solicitado',
+      paid: 'Pagado',
+      returned: 'Devuelto',
+      received: 'Recibido',
+      pending: 'Pendiente',
+      executed: 'Ejecutada',
+      cancelled: 'Cancelada',
+    },
+    opening: {
+      withdrawal: 'Importe solicitado: {{amount}}',
+      order: 'Retenido al enviarla: {{amount}}',
+      other: 'Al principio: {{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: 'Léalo primero',

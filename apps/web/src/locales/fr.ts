@@ -457,6 +457,24 @@ export const fr = {
     balance: 'Solde',
     in: 'Entrée',
     out: 'Sortie',
+    movement: {
+      order: 'Ordre',
+      withdrawal: 'Retrait',
+    },
+    states: {
+      requested: 'Demandé',
+      paid: 'Versé',
+      returned: 'Restitué',
+      received: 'Reçu',
+      pending: 'En attente',
+      executed: 'Exécuté',
+      cancelled: 'Annulé',
+    },
+    opening: {
+      withdrawal: 'Montant demandé : {{amount}}',
+      order: 'Bloqué à la passation : {{amount}}',
+      other: 'Au départ : {{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: 'À lire d’abord',

@@ -452,6 +452,24 @@ export const ja = {
     balance: '残高',
     in: '入金',
     out: '出金',
+    movement: {
+      order: '注文',
+      withdrawal: '出金',
+    },
+    states: {
+      requested: '申請中',
+      paid: '出金済み',
+      returned: '返金済み',
+      received: '入金済み',
+      pending: '注文中',
+      executed: '約定',
+      cancelled: '取消',
+    },
+    opening: {
+      withdrawal: '申請額：{{amount}}',
+      order: '注文時の拘束額：{{amount}}',
+      other: '当初：{{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: 'はじめにお読みください',

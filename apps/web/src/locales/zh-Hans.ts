@@ -447,6 +447,24 @@ export const zhHans = {
     balance: '余额',
     in: '收入',
     out: '支出',
+    movement: {
+      order: '委托',
+      withdrawal: '提现',
+    },
+    states: {
+      requested: '申请中',
+      paid: '已汇出',
+      returned: '已退回',
+      received: '已入账',
+      pending: '委托中',
+      executed: '已成交',
+      cancelled: '已撤单',
+    },
+    opening: {
+      withdrawal: '申请金额：{{amount}}',
+      order: '下单时冻结：{{amount}}',
+      other: '最初：{{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: '请先阅读',

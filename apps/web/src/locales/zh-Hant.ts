@@ -447,6 +447,24 @@ export const zhHant = {
     balance: '餘額',
     in: '收入',
     out: '支出',
+    movement: {
+      order: '委託',
+      withdrawal: '提領',
+    },
+    states: {
+      requested: '申請中',
+      paid: '已匯出',
+      returned: '已退回',
+      received: '已入帳',
+      pending: '委託中',
+      executed: '已成交',
+      cancelled: '已取消',
+    },
+    opening: {
+      withdrawal: '申請金額：{{amount}}',
+      order: '下單時圈存：{{amount}}',
+      other: '最初：{{amount}}',
+    },
   },
   aiTrade: {
     disclaimerTitle: '請先閱讀',

@@ -52,7 +52,6 @@ export const ZDepositUrlResponse = z.object({ url: z.string().nullable() });
 // GET /api/index/withdrawal?user_id=
 export const ZWithdrawalRules = z.object({
   min_amount: ZSenAmount,
-  fee: ZSenAmount,
   currency: z.literal('JPY'),
   time_zone: z.string(),
   windows: z.array(z.object({ start: z.string(), end: z.string() })),

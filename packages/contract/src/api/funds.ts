@@ -209,7 +209,6 @@ export type TWithdrawalCreate = z.infer<typeof ZWithdrawalCreate>;
 export const ZWithdrawal = z.object({
   id: z.number().int(),
   amount: ZSenAmount,
-  fee: ZSenAmount,
   bank_account: z.object({
     id: z.number().int(),
     bank_name: z.string(),

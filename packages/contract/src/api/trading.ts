@@ -211,12 +211,19 @@ export const ZLedgerPage = z.object({ total: z.number().int(), items: z.array(ZL
  * a deposit, a withdrawal...), newest first. A movement groups the journal entries that share their object
  * (a withdrawal's request with its payout or return, an order's hold with its fill and release): `kind` is
  * its first entry's kind, `state` its latest's, and `cash` its net change of the user's available cash (a
- * withdrawal paid: minus the amount; returned: zero). The internal legs (held, withdrawing) are not shown.
+ * withdrawal paid: minus the amount; returned: zero), `opening_cash` its first entry's (a withdrawal's
+ * request: minus the amount). The internal legs (held, withdrawing) are not shown. The filters keep a
+ * movement when one of its entries is of `kind` and when one falls in the period (Tokyo dates, inclusive);
+ * the movement then counts whole.
  */
 export const ZMovementQuery = z.object({
+  kind: z.enum(LEDGER_ENTRY_KINDS).optional(),
+  from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
+  to: z.iso.date({ error: 'validation.dateFormat' }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
+export type TMovementQuery = z.infer<typeof ZMovementQuery>;
 export const ZLedgerMovement = z.object({
   /** the business object: "withdrawal:12", "deposit:3", an order number, or "entry:<id>" */
   key: z.string(),
@@ -225,10 +232,18 @@ export const ZLedgerMovement = z.object({
   started_at: z.string(),
   updated_at: z.string(),
   cash: ZSenAmount,
+  opening_cash: ZSenAmount,
+  /** the first memo of its entries, in English as the server wrote it (for operators and old rows) */
+  memo: z.string().nullable(),
   entries: z.number().int(),
 });
 export type TLedgerMovement = z.infer<typeof ZLedgerMovement>;
-export const ZLedgerMovementPage = z.object({ total: z.number().int(), items: z.array(ZLedgerMovement) });
+export const ZLedgerMovementPage = z.object({
+  total: z.number().int(),
+  /** the user's available cash now (every movement's `cash` added up, whatever the filters) */
+  cash_balance: ZSenAmount,
+  items: z.array(ZLedgerMovement),
+});
 export const ZStatementQuery = z.object({
   from: z.iso.date({ error: 'validation.dateFormat' }).optional(),
   to: z.iso.date({ error: 'validation.dateFormat' }).optional(),

@@ -187,7 +187,6 @@ export function WithdrawalDetail({ item }: { item: QueueItem<'withdrawals'> }) {
         <Descriptions.Item label={t('withdrawal.amount')}>
           <Typography.Text strong>{yenText(item.amount, locale)}</Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label={t('withdrawal.fee')}>{yenText(item.fee, locale)}</Descriptions.Item>
         <Descriptions.Item label={t('withdrawal.bankAccount')}>
           {item.bank_account.bank_name} {item.bank_account.branch_name} {item.bank_account.account_number}
         </Descriptions.Item>

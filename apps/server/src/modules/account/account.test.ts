@@ -94,11 +94,10 @@ describe('GET /api/index/withdrawal', () => {
     ).data;
   };
 
-  it('publishes the minimum, the zero fee and the hours, open inside a window', async () => {
+  it('publishes the minimum and the hours, open inside a window; no fee field (never a fee)', async () => {
     const rules = await at('2026-11-24T01:00:00.000Z'); // Tue 10:00 Tokyo
     expect(rules).toMatchObject({
       min_amount: 1_000_000,
-      fee: 0,
       currency: 'JPY',
       time_zone: 'Asia/Tokyo',
       windows: [
@@ -109,6 +108,7 @@ describe('GET /api/index/withdrawal', () => {
       open_now: true,
       credited_within_hours: 24,
     });
+    expect(rules).not.toHaveProperty('fee');
   });
 
   it.each([

@@ -2,7 +2,6 @@ import {
   DEFAULT_WITHDRAWAL_WINDOWS,
   MARKET_TIME_ZONE,
   WITHDRAWAL_CREDIT_HOURS,
-  WITHDRAWAL_FEE_YEN,
   yen,
   type TWithdrawalRules,
 } from '@kabuto/contract';
@@ -34,7 +33,6 @@ export function withdrawalRules(
     windows.some((w) => today.minuteOfDay >= w.start && today.minuteOfDay < w.end);
   return {
     min_amount: yen(policy.minYen),
-    fee: yen(WITHDRAWAL_FEE_YEN),
     currency: 'JPY',
     time_zone: MARKET_TIME_ZONE,
     windows: policy.windows.map((w) => ({ start: w.start, end: w.end })),

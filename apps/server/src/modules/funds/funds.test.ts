@@ -496,10 +496,9 @@ describe('withdrawals', () => {
     const reviewer = await operator();
     const u = await readyToWithdraw(reviewer);
     await fund(u.userId, 100_000, reviewer, u.token);
-    const rules = body<{ withdrawable: number; fee: number; open_now: boolean }>(
-      await get('/api/index/withdrawal', as(u.token)),
-    ).data;
-    expect(rules).toMatchObject({ withdrawable: yen(100_000), fee: 0, open_now: true });
+    const rules = body<Record<string, unknown>>(await get('/api/index/withdrawal', as(u.token))).data;
+    expect(rules).toMatchObject({ withdrawable: yen(100_000), open_now: true });
+    expect(rules).not.toHaveProperty('fee');
 
     const filed = await post('/api/withdrawals', as(u.token, key()), {
       amount: yen(40_000),
@@ -508,8 +507,9 @@ describe('withdrawals', () => {
     });
     expect(body(filed)).toMatchObject({
       code: 1,
-      data: { status: 'pending', amount: yen(40_000), fee: 0, process_after: '2026-11-24T01:00:00.000Z' },
+      data: { status: 'pending', amount: yen(40_000), process_after: '2026-11-24T01:00:00.000Z' },
     });
+    expect(body<Record<string, unknown>>(filed).data).not.toHaveProperty('fee');
     expect(await userBalances(t.database.db, u.userId)).toMatchObject({
       cash: yen(60_000),
       withdrawing: yen(40_000),
@@ -552,9 +552,18 @@ describe('withdrawals', () => {
   });
 
   it('show in the movements as one line each: requested, then paid or returned', async () => {
-    type Movement = { key: string; kind: string; state: string; cash: number; entries: number };
-    const movements = async (token: string) =>
-      body<{ total: number; items: Movement[] }>(await get('/api/ledger/movements', as(token))).data;
+    type Movement = {
+      key: string;
+      kind: string;
+      state: string;
+      cash: number;
+      opening_cash: number;
+      memo: string | null;
+      entries: number;
+    };
+    type MovementPage = { total: number; cash_balance: number; items: Movement[] };
+    const movements = async (token: string, query = '') =>
+      body<MovementPage>(await get(`/api/ledger/movements${query}`, as(token))).data;
     const reviewer = await operator();
     const u = await readyToWithdraw(reviewer);
     await fund(u.userId, 100_000, reviewer, u.token);
@@ -577,6 +586,8 @@ describe('withdrawals', () => {
         kind: 'withdrawal_hold',
         state: 'withdrawal_hold',
         cash: negSen(yen(20_000)),
+        opening_cash: negSen(yen(20_000)),
+        memo: expect.stringMatching(/^Withdrawal to /) as unknown,
         entries: 1,
         started_at: expect.any(String) as unknown,
         updated_at: expect.any(String) as unknown,
@@ -586,6 +597,8 @@ describe('withdrawals', () => {
         kind: 'withdrawal_hold',
         state: 'withdrawal_hold',
         cash: negSen(yen(30_000)),
+        opening_cash: negSen(yen(30_000)),
+        memo: expect.stringMatching(/^Withdrawal to /) as unknown,
         entries: 1,
         started_at: expect.any(String) as unknown,
         updated_at: expect.any(String) as unknown,
@@ -594,33 +607,60 @@ describe('withdrawals', () => {
         kind: 'deposit',
         state: 'deposit',
         cash: yen(100_000),
+        opening_cash: yen(100_000),
         entries: 1,
       }) as unknown,
     ]);
     expect(page.items.every((m) => m.kind !== 'withdrawal_hold' || m.cash < 0)).toBe(true);
+    expect(page.cash_balance).toBe(yen(50_000));
 
     await post(`/api/console/withdrawals/${paid}/approve`, reviewer);
     await post(`/api/console/withdrawals/${returned}/reject`, reviewer, {
       reason: '口座名義を確認できませんでした',
     });
-    // Decided: still one line each, its state the decision; paid keeps the amount out, returned nets to zero.
+    // Decided: still one line each, its state the decision; paid keeps the amount out, returned nets to zero
+    // while its opening cash still says what was asked for, and its memo is still the request's.
     page = await movements(u.token);
     const byKey = new Map(page.items.map((m) => [m.key, m]));
     expect(byKey.get(`withdrawal:${paid}`)).toMatchObject({
       state: 'withdrawal_paid',
       cash: negSen(yen(30_000)),
+      opening_cash: negSen(yen(30_000)),
       entries: 2,
     });
     expect(byKey.get(`withdrawal:${returned}`)).toMatchObject({
       state: 'withdrawal_release',
       cash: 0,
+      opening_cash: negSen(yen(20_000)),
+      memo: expect.stringMatching(/^Withdrawal to /) as unknown,
       entries: 2,
     });
     // The user's movements: demo-less account, so the deposit and the two withdrawals, whose cash adds up.
     expect(page.total).toBe(3);
-    expect(page.items.reduce((sum, m) => sum + m.cash, 0)).toBe(
-      (await userBalances(t.database.db, u.userId)).cash,
-    );
+    const { cash } = await userBalances(t.database.db, u.userId);
+    expect(page.items.reduce((sum, m) => sum + m.cash, 0)).toBe(cash);
+    expect(page.cash_balance).toBe(cash);
+
+    // A kind keeps the movements with an entry of that kind, whole; the balance ignores the filters.
+    const returns = await movements(u.token, '?kind=withdrawal_release');
+    expect(returns).toMatchObject({ total: 1, cash_balance: cash });
+    expect(returns.items).toEqual([
+      expect.objectContaining({ key: `withdrawal:${returned}`, kind: 'withdrawal_hold', entries: 2 }),
+    ]);
+    // A period keeps the movements with an entry in it (Tokyo dates; the test clock is 2026-11-24 10:00).
+    expect((await movements(u.token, '?from=2026-11-24&to=2026-11-24')).total).toBe(3);
+    expect((await movements(u.token, '?from=2026-11-25')).total).toBe(0);
+    expect(await movements(u.token, '?to=2026-11-23')).toMatchObject({
+      total: 0,
+      items: [],
+      cash_balance: cash,
+    });
+    // Paging.
+    const second = await movements(u.token, '?limit=2&offset=2');
+    expect(second.total).toBe(3);
+    expect(second.items.map((m) => m.kind)).toEqual(['deposit']);
+    // An unknown kind is refused like any bad query.
+    expect((await get('/api/ledger/movements?kind=nope', as(u.token))).statusCode).toBe(400);
   });
 
   it('apply the published minimum (the specification’s message) and the withdrawable cash', async () => {

@@ -1,6 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
-  WITHDRAWAL_FEE_YEN,
   formatYen,
   maskTail,
   negSen,
@@ -28,7 +27,6 @@ export function withdrawalView(row: WithdrawalRow, account: BankAccountRow): TWi
   return {
     id: row.id,
     amount: sen(row.amount),
-    fee: yen(WITHDRAWAL_FEE_YEN),
     bank_account: {
       id: account.id,
       bank_name: account.bankName,

@@ -1,5 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { sen, type LedgerEntryKind, type TLedgerMovement } from '@kabuto/contract';
+import {
+  sen,
+  type LedgerEntryKind,
+  type Sen,
+  type TLedgerMovement,
+  type TMovementQuery,
+} from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
 import { journalEntries, ledgerAccounts, postings, withdrawals } from '../../db/schema.js';
 import { tokyoInstant } from '../../lib/tokyo-time.js';
@@ -98,13 +104,14 @@ export async function chainHashes(
  * object they belong to. The rule: a withdrawal's request entry belongs to its withdrawal (found by the
  * withdrawal's hold_entry_id, since it is written before the withdrawal has an id), as do its payout or
  * return (ref `withdrawal:<id>`); any other entry belongs to its ref (an order number, `deposit:<id>`), and
- * an entry without one is a movement of its own. One statement for the page, one for the total.
+ * an entry without one is a movement of its own. The filters apply to whole movements (one entry of the
+ * kind, one entry in the period). Three statements: the page, the count, the cash balance.
  */
 export async function ledgerMovements(
   db: Executor,
   userId: number,
-  page: { limit: number; offset: number },
-): Promise<{ total: number; items: TLedgerMovement[] }> {
+  query: TMovementQuery,
+): Promise<{ total: number; cash_balance: Sen; items: TLedgerMovement[] }> {
   const entries = db
     .select({
       key: sql<string>`coalesce('withdrawal:' || ${withdrawals.id}, ${journalEntries.ref}, 'entry:' || ${journalEntries.id})`.as(
@@ -112,6 +119,7 @@ export async function ledgerMovements(
       ),
       entry: sql<number>`${journalEntries.id}`.as('entry'),
       kind: sql<string>`${journalEntries.kind}`.as('kind'),
+      memo: sql<string | null>`${journalEntries.memo}`.as('memo'),
       at: sql<Date>`${journalEntries.createdAt}`.as('at'),
       cash: sql<string>`sum(case when ${ledgerAccounts.kind} = 'cash' then ${postings.amount} else 0 end)`.as(
         'cash',
@@ -122,28 +130,53 @@ export async function ledgerMovements(
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
     .leftJoin(withdrawals, eq(withdrawals.holdEntryId, journalEntries.id))
     .where(eq(postings.userId, userId))
-    .groupBy(sql`1`, journalEntries.id, journalEntries.kind, journalEntries.createdAt)
+    .groupBy(sql`1`, journalEntries.id, journalEntries.kind, journalEntries.memo, journalEntries.createdAt)
     .as('entries');
-  const [rows, [count]] = await Promise.all([
+  const having = [
+    query.kind ? sql`bool_or(${entries.kind} = ${query.kind})` : undefined,
+    query.from
+      ? sql`max(${entries.at}) >= ${tokyoInstant(query.from, 0).toISOString()}::timestamptz`
+      : undefined,
+    query.to
+      ? sql`min(${entries.at}) < ${tokyoInstant(query.to, 24 * 60).toISOString()}::timestamptz`
+      : undefined,
+  ].filter((c) => c !== undefined);
+  const movements = db
+    .select({
+      key: entries.key,
+      first: sql<number>`min(${entries.entry})`.as('first'),
+      kind: sql<string>`(array_agg(${entries.kind} order by ${entries.entry}))[1]`.as('first_kind'),
+      state: sql<string>`(array_agg(${entries.kind} order by ${entries.entry} desc))[1]`.as('state'),
+      startedAt: sql<Date>`min(${entries.at})`.as('started_at'),
+      updatedAt: sql<Date>`max(${entries.at})`.as('updated_at'),
+      cash: sql<string>`sum(${entries.cash})::text`.as('net_cash'),
+      openingCash: sql<string>`((array_agg(${entries.cash} order by ${entries.entry}))[1])::text`.as(
+        'opening_cash',
+      ),
+      memo: sql<
+        string | null
+      >`(array_agg(${entries.memo} order by ${entries.entry}) filter (where ${entries.memo} is not null))[1]`.as(
+        'first_memo',
+      ),
+      entries: sql<number>`count(*)::int`.as('entry_count'),
+    })
+    .from(entries)
+    .groupBy(entries.key)
+    .having(having.length > 0 ? and(...having) : undefined)
+    .as('movements');
+  const [rows, [count], [balance]] = await Promise.all([
     db
-      .select({
-        key: entries.key,
-        kind: sql<string>`(array_agg(${entries.kind} order by ${entries.entry}))[1]`,
-        state: sql<string>`(array_agg(${entries.kind} order by ${entries.entry} desc))[1]`,
-        startedAt: sql<Date>`min(${entries.at})`,
-        updatedAt: sql<Date>`max(${entries.at})`,
-        cash: sql<string>`sum(${entries.cash})::text`,
-        entries: sql<number>`count(*)::int`,
-      })
-      .from(entries)
-      .groupBy(entries.key)
-      .orderBy(sql`min(${entries.entry}) desc`)
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: sql<number>`count(distinct ${entries.key})::int` }).from(entries),
+      .select()
+      .from(movements)
+      .orderBy(sql`${movements.first} desc`)
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(movements),
+    db.select({ cash: sql<string>`coalesce(sum(${entries.cash}), 0)::text` }).from(entries),
   ]);
   return {
     total: count?.n ?? 0,
+    cash_balance: sen(BigInt(balance?.cash ?? '0')),
     items: rows.map((r) => ({
       key: r.key,
       kind: r.kind as LedgerEntryKind,
@@ -151,6 +184,8 @@ export async function ledgerMovements(
       started_at: new Date(r.startedAt).toISOString(),
       updated_at: new Date(r.updatedAt).toISOString(),
       cash: sen(BigInt(r.cash)),
+      opening_cash: sen(BigInt(r.openingCash)),
+      memo: r.memo,
       entries: r.entries,
     })),
   };

@@ -356,6 +356,46 @@ describe('the ledger', () => {
     expect((entries as { rows: unknown[] }).rows).toEqual([]);
   });
 
+  it('shows each order as one movement: its hold, fill or release together, cash net of them', async () => {
+    const u = await user();
+    const filled = await buy(u.token, { quantity: 100 });
+    const waiting = await buy(u.token, { price_type: 'limit', price: Y(3050), quantity: 100 });
+    const cancelled = await buy(u.token, { price_type: 'limit', price: Y(3000), quantity: 100 });
+    await call(u.token, '/api/trade/cancelOrder', { order_no: cancelled.data.order_no });
+    market.set('7203', 3040);
+    await matchOnce();
+    const page = body<{ total: number; cash_balance: number; items: object[] }>(
+      await t.app.inject({ url: '/api/ledger/movements', headers: { token: u.token } }),
+    ).data;
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        key: cancelled.data.order_no,
+        kind: 'order_reserve',
+        state: 'order_release',
+        cash: 0,
+        opening_cash: Y(-300_000),
+        entries: 2,
+      }),
+      expect.objectContaining({
+        key: waiting.data.order_no,
+        kind: 'order_reserve',
+        state: 'trade_buy',
+        cash: Y(-304_100),
+        opening_cash: Y(-305_000),
+        entries: 2,
+      }),
+      expect.objectContaining({
+        key: filled.data.order_no,
+        kind: 'trade_buy',
+        state: 'trade_buy',
+        entries: 1,
+      }),
+      expect.objectContaining({ kind: 'demo_funding', cash: Y(10_000_000), entries: 1 }),
+    ]);
+    expect(page.total).toBe(4);
+    expect(page.cash_balance).toBe((await info(u.token)).available_balance);
+  });
+
   it('pushes the user an event when an order fills', async () => {
     const u = await user();
     const events: string[] = [];

@@ -1,6 +1,7 @@
 import {
   IDEMPOTENCY_HEADER,
-  ZLedgerPage,
+  ZLedgerMovementPage,
+  type LedgerEntryKind,
   ZOrder,
   ZPosition,
   ZTradingRules,
@@ -31,8 +32,8 @@ export const tradingKeys = {
   positionList: (userId: number | null, status: PositionsFilter) =>
     ['trade', 'positions', userId, status] as const,
   ledger: () => ['ledger'] as const,
-  ledgerPage: (userId: number | null, filter: LedgerFilter) =>
-    ['ledger', userId, filter.kind, filter.from, filter.to] as const,
+  movementPage: (userId: number | null, filter: LedgerFilter) =>
+    ['ledger', 'movements', userId, filter.kind, filter.from, filter.to] as const,
 };
 
 export const ZOrders = z.array(ZOrder);
@@ -79,20 +80,21 @@ export function positionsQuery(userId: number | null, token: string | null, stat
 }
 
 export interface LedgerFilter {
-  kind: string;
+  kind: LedgerEntryKind | '';
   /** YYYY-MM-DD or '' */
   from: string;
   to: string;
 }
 
-export const LEDGER_PAGE_SIZE = 100;
+export const LEDGER_PAGE_SIZE = 50;
 
-export function ledgerQuery(userId: number | null, token: string | null, filter: LedgerFilter) {
+/** The transaction log: the user's movements (one per order, deposit, withdrawal...), newest first. */
+export function movementsQuery(userId: number | null, token: string | null, filter: LedgerFilter) {
   return infiniteQueryOptions({
-    queryKey: tradingKeys.ledgerPage(userId, filter),
+    queryKey: tradingKeys.movementPage(userId, filter),
     queryFn: ({ pageParam }) =>
       api.request({
-        path: '/ledger/entries',
+        path: '/ledger/movements',
         query: {
           kind: filter.kind === '' ? undefined : filter.kind,
           from: filter.from === '' ? undefined : filter.from,
@@ -100,7 +102,7 @@ export function ledgerQuery(userId: number | null, token: string | null, filter:
           limit: LEDGER_PAGE_SIZE,
           offset: pageParam,
         },
-        schema: ZLedgerPage,
+        schema: ZLedgerMovementPage,
       }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {

@@ -1,7 +1,14 @@
-import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS, LOCALES, MESSAGES } from '@kabuto/contract';
+import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS, LOCALES, MESSAGES, sen } from '@kabuto/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
-import { accountLabel, kindLabel } from './texts';
+import {
+  accountLabel,
+  kindLabel,
+  movementOpening,
+  movementState,
+  movementTitle,
+  STATE_OF_KIND,
+} from './texts';
 
 /** Every entry kind of the contract's one list, and every account, has a real label in all six languages. */
 beforeAll(async () => {
@@ -22,6 +29,52 @@ describe('transaction log texts', () => {
     for (const account of LEDGER_ACCOUNTS) {
       expect(accountLabel(i18n.t, account), `${locale} ${account}`).toBe(MESSAGES[locale].accounts[account]);
     }
+  });
+
+  it.each(LOCALES)('%s names every movement and its state, never a key', async (locale) => {
+    await i18n.changeLanguage(locale);
+    const texts: string[] = [];
+    for (const kind of LEDGER_ENTRY_KINDS) {
+      for (const state of LEDGER_ENTRY_KINDS) {
+        const m = { kind, state, cash: sen(0), opening_cash: sen(-100) };
+        texts.push(movementTitle(i18n.t, m), movementOpening(i18n.t, m, '¥1') ?? '');
+      }
+      texts.push(movementState(i18n.t, { state: kind }) ?? '');
+    }
+    for (const text of texts.filter((x) => x !== '')) {
+      expect(text, `${locale}`).not.toMatch(/ledger\.|ledgerKinds|\{\{|_/);
+    }
+    // The states and titles come from the language's own catalogue, not English by fallback.
+    if (locale !== 'en') {
+      const en = i18n.getFixedT('en');
+      expect(movementState(i18n.t, { state: 'withdrawal_release' })).not.toBe(
+        movementState(en, { state: 'withdrawal_release' }),
+      );
+      expect(movementTitle(i18n.t, { kind: 'withdrawal_hold', state: 'withdrawal_hold' })).not.toBe(
+        movementTitle(en, { kind: 'withdrawal_hold', state: 'withdrawal_hold' }),
+      );
+    }
+  });
+
+  it('reads a withdrawal as one line: requested, then paid or returned, never money coming in', async () => {
+    await i18n.changeLanguage('ja');
+    const hold = {
+      kind: 'withdrawal_hold',
+      cash: sen(-200_000_000),
+      opening_cash: sen(-200_000_000),
+    } as const;
+    expect(movementTitle(i18n.t, { ...hold, state: 'withdrawal_hold' })).toBe('出金');
+    expect(movementState(i18n.t, { state: 'withdrawal_hold' })).toBe('申請中');
+    expect(movementState(i18n.t, { state: 'withdrawal_paid' })).toBe('出金済み');
+    expect(movementState(i18n.t, { state: 'withdrawal_release' })).toBe('返金済み');
+    expect(movementOpening(i18n.t, hold, '¥2,000,000')).toBeNull();
+    expect(movementOpening(i18n.t, { ...hold, cash: sen(0) }, '¥2,000,000')).toBe('申請額：¥2,000,000');
+    // An order: executed reads as what it did, otherwise as an order with its state.
+    expect(movementTitle(i18n.t, { kind: 'order_reserve', state: 'trade_buy' })).toBe('買付');
+    expect(movementTitle(i18n.t, { kind: 'order_reserve', state: 'order_release' })).toBe('注文');
+    expect(movementState(i18n.t, { state: 'order_release' })).toBe('取消');
+    expect(movementTitle(i18n.t, { kind: 'deposit', state: 'deposit' })).toBe('入金');
+    expect(Object.keys(STATE_OF_KIND).sort()).toEqual([...LEDGER_ENTRY_KINDS].sort());
   });
 
   it('shows a kind it does not know as it came', () => {

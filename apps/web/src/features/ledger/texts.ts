@@ -1,4 +1,9 @@
-import { LEDGER_ENTRY_KINDS, type LedgerAccount, type LedgerEntryKind } from '@kabuto/contract';
+import {
+  LEDGER_ENTRY_KINDS,
+  type LedgerAccount,
+  type LedgerEntryKind,
+  type TLedgerMovement,
+} from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 import { CONTRACT_NS } from '@kabuto/client/i18n';
 
@@ -18,4 +23,77 @@ export function kindLabel(t: TFunction, kind: string): string {
 
 export function accountLabel(t: TFunction, account: LedgerAccount): string {
   return t(`accounts.${account}`, { ns: CONTRACT_NS });
+}
+
+/** A movement's state as the customer reads it (the catalogue's `ledger.states`). */
+export type MovementState =
+  'requested' | 'paid' | 'returned' | 'received' | 'pending' | 'executed' | 'cancelled';
+
+/**
+ * The state a movement's latest entry puts it in: a withdrawal requested, then paid or returned; an order
+ * open (its cash held), executed or cancelled; a deposit received. A kind that states nothing (demo cash, a
+ * lone fee) is null. Typed by the one list, so a new kind must say what state it means.
+ */
+export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
+  demo_funding: null,
+  order_reserve: 'pending',
+  order_release: 'cancelled',
+  trade_buy: 'executed',
+  trade_sell: 'executed',
+  fee: null,
+  margin_open: 'executed',
+  margin_close: 'executed',
+  deposit: 'received',
+  withdrawal_hold: 'requested',
+  withdrawal_paid: 'paid',
+  withdrawal_release: 'returned',
+};
+
+/** The business object a movement is, by its first entry's kind: how its title and first amount read. */
+export type MovementFamily = 'order' | 'withdrawal' | 'other';
+const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
+  demo_funding: 'other',
+  order_reserve: 'order',
+  order_release: 'order',
+  trade_buy: 'order',
+  trade_sell: 'order',
+  fee: 'other',
+  margin_open: 'order',
+  margin_close: 'order',
+  deposit: 'other',
+  withdrawal_hold: 'withdrawal',
+  withdrawal_paid: 'withdrawal',
+  withdrawal_release: 'withdrawal',
+};
+
+export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {
+  return FAMILY_OF_KIND[m.kind];
+}
+
+/**
+ * A movement's title: an executed order by what it did (purchase, sale, margin opened or closed: the
+ * contract's kind labels), an order not executed as an order, a withdrawal as a withdrawal whatever its
+ * state, anything else by its kind (deposit, demo cash).
+ */
+export function movementTitle(t: TFunction, m: Pick<TLedgerMovement, 'kind' | 'state'>): string {
+  const family = movementFamily(m);
+  if (family === 'order') {
+    return STATE_OF_KIND[m.state] === 'executed' ? kindLabel(t, m.state) : t('ledger.movement.order');
+  }
+  if (family === 'withdrawal') return t('ledger.movement.withdrawal');
+  return kindLabel(t, m.kind);
+}
+
+export function movementState(t: TFunction, m: Pick<TLedgerMovement, 'state'>): string | null {
+  const state = STATE_OF_KIND[m.state];
+  return state === null ? null : t(`ledger.states.${state}`);
+}
+
+/** What the movement started with, when it is not what it came to (a returned withdrawal, a cancelled order). */
+export function movementOpening(
+  t: TFunction,
+  m: Pick<TLedgerMovement, 'kind' | 'cash' | 'opening_cash'>,
+  amount: string,
+): string | null {
+  return m.cash === m.opening_cash ? null : t(`ledger.opening.${movementFamily(m)}`, { amount });
 }

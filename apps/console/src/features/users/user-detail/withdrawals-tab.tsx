@@ -19,7 +19,6 @@ export function WithdrawalsTab({ user }: { user: TConsoleUser }) {
           align: 'right',
           render: (_, w) => yenText(w.amount, locale),
         },
-        { title: t('withdrawal.fee'), key: 'fee', align: 'right', render: (_, w) => yenText(w.fee, locale) },
         {
           title: t('withdrawal.bankAccount'),
           key: 'bank',

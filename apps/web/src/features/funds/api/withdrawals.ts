@@ -10,7 +10,10 @@ export const withdrawalKeys = {
   records: (userId: number | null) => [...withdrawalKeys.all, 'records', userId] as const,
 };
 
-/** GET /api/index/withdrawal?user_id= (specification §7): minimum, hours, fee, withdrawable amount. */
+/**
+ * GET /api/index/withdrawal?user_id= (specification §7): minimum, hours, withdrawable amount. A withdrawal
+ * never carries a fee, so the rules have no fee field (the page states "no fee" as a published rule).
+ */
 export function withdrawalRulesQuery(userId: number | null, token: string | null) {
   return queryOptions({
     queryKey: withdrawalKeys.rules(userId),

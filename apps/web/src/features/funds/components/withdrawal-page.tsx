@@ -19,6 +19,7 @@ import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
 import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
+import { tradingKeys } from '@/domains/trading/trading-api';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
@@ -221,6 +222,8 @@ function WithdrawalForm({
       form.reset({ amount: '', bank_account_id: values.bank_account_id, txn_password: '' });
       void client.invalidateQueries({ queryKey: withdrawalKeys.all });
       void client.invalidateQueries({ queryKey: userInfoKeys.all });
+      // the request is a movement of the transaction log at once
+      void client.invalidateQueries({ queryKey: tradingKeys.ledger() });
     } catch (error) {
       applyServerIssues(error, ['amount', 'bank_account_id', 'txn_password'], form.setError);
     } finally {
@@ -357,10 +360,6 @@ function WithdrawalRecord({ withdrawal, locale }: { withdrawal: TWithdrawal; loc
             {withdrawal.bank_account.bank_name} {withdrawal.bank_account.branch_name}{' '}
             {withdrawal.bank_account.account_number}
           </dd>
-        </div>
-        <div>
-          <dt>{t('withdrawal.fee')}</dt>
-          <dd>{withdrawal.fee === 0 ? t('withdrawal.free') : formatMoney(withdrawal.fee, locale)}</dd>
         </div>
         <div>
           <dt>{t('funds.filedAt')}</dt>

@@ -1,11 +1,11 @@
-import { LEDGER_ENTRY_KINDS, sen, type TLedgerLine } from '@kabuto/contract';
+import { LEDGER_ENTRY_KINDS, sen, type LedgerEntryKind, type TLedgerMovement } from '@kabuto/contract';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
-import { downloadStatement, ledgerQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
+import { downloadStatement, movementsQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
@@ -13,9 +13,12 @@ import { Segmented } from '@/shared/ui/segmented';
 import { showSuccess } from '@/shared/ui/toast';
 import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
 import { useLocale } from '@/shared/i18n/use-locale';
-import { accountLabel, kindLabel } from '../texts';
+import { isLedgerEntryKind, kindLabel, movementOpening, movementState, movementTitle } from '../texts';
 
-/** /subPackages/transactionLog/transactionLog: every ledger line, newest first, and the CSV statement. */
+/**
+ * /subPackages/transactionLog/transactionLog: the user's money as they see it, one line per order, deposit
+ * or withdrawal (GET /api/ledger/movements), newest first, and the CSV statement of every ledger line.
+ */
 export function TransactionLogPage() {
   return (
     <RequireLogin>
@@ -29,7 +32,7 @@ function TransactionLog() {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
   const locale = useLocale();
-  const [kind, setKind] = useState('');
+  const [kind, setKind] = useState<LedgerEntryKind | ''>('');
   const [preset, setPreset] = useState<PeriodPreset>('all');
   const [period, setPeriod] = useState<Period>({ from: '', to: '' });
   const kindId = useId();
@@ -41,10 +44,10 @@ function TransactionLog() {
     from: isIsoDate(period.from) ? period.from : '',
     to: isIsoDate(period.to) ? period.to : '',
   };
-  const query = useInfiniteQuery(ledgerQuery(userId, token, filter));
-  const lines = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const query = useInfiniteQuery(movementsQuery(userId, token, filter));
+  const movements = query.data?.pages.flatMap((p) => p.items) ?? [];
   const total = query.data?.pages[0]?.total ?? 0;
-  const latestCash = lines.find((l) => l.account === 'cash');
+  const cashBalance = query.data?.pages[0]?.cash_balance;
 
   const choosePreset = (next: PeriodPreset) => {
     setPreset(next);
@@ -72,7 +75,8 @@ function TransactionLog() {
             className="ledger-select"
             value={kind}
             onChange={(event) => {
-              setKind(event.target.value);
+              const next = event.target.value;
+              setKind(isLedgerEntryKind(next) ? next : '');
             }}
           >
             <option value="">{t('ledger.allKinds')}</option>
@@ -136,23 +140,23 @@ function TransactionLog() {
         <VerifyStatement />
       </section>
 
-      {latestCash !== undefined && kind === '' && (
+      {cashBalance !== undefined && (
         <p className="ledger-summary">
           {t('ledger.latestCash')}:{' '}
-          <strong data-testid="ledger-cash-balance">{formatMoney(latestCash.balance, locale)}</strong>
+          <strong data-testid="ledger-cash-balance">{formatMoney(cashBalance, locale)}</strong>
         </p>
       )}
 
       {query.isPending ? (
         <PageLoading />
-      ) : lines.length === 0 ? (
+      ) : movements.length === 0 ? (
         <EmptyState description={t('ledger.empty')} />
       ) : (
         <>
-          <p className="ledger-count">{t('ledger.count', { shown: lines.length, total })}</p>
+          <p className="ledger-count">{t('ledger.count', { shown: movements.length, total })}</p>
           <ol className="ledger-list" data-testid="ledger-list" aria-label={t('titles.transactionLog')}>
-            {lines.map((line) => (
-              <LedgerRow key={line.seq} line={line} />
+            {movements.map((movement) => (
+              <MovementRow key={movement.key} movement={movement} />
             ))}
           </ol>
           {query.hasNextPage && (
@@ -171,31 +175,46 @@ function TransactionLog() {
   );
 }
 
-function LedgerRow({ line }: { line: TLedgerLine }) {
+/**
+ * One movement: what it is (a purchase, a withdrawal...), its state (requested, paid, returned...), its net
+ * change of available cash and, when that differs, what it started with (a returned withdrawal nets to zero
+ * but was a request for its amount).
+ */
+function MovementRow({ movement }: { movement: TLedgerMovement }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const amount = formatMoney(sen(Math.abs(line.amount)), locale);
+  const cash = movement.cash;
+  const state = movementState(t, movement);
+  const opening = movementOpening(t, movement, formatMoney(sen(Math.abs(movement.opening_cash)), locale));
   return (
-    <li className="ledger-row" data-testid="ledger-row" data-kind={line.kind} data-account={line.account}>
+    <li
+      className="ledger-row"
+      data-testid="movement"
+      data-key={movement.key}
+      data-kind={movement.kind}
+      data-state={movement.state}
+    >
       <div className="ledger-row__main">
-        <span className="ledger-row__kind">{kindLabel(t, line.kind)}</span>
+        <span className="ledger-row__kind" data-testid="movement-title">
+          {movementTitle(t, movement)}
+        </span>
         <span
-          className={`ledger-row__amount ${line.amount >= 0 ? 'money-in' : 'money-out'}`}
-          data-testid="ledger-amount"
+          className={`ledger-row__amount ${cash > 0 ? 'money-in' : cash < 0 ? 'money-out' : ''}`}
+          data-testid="movement-cash"
         >
-          <span className="visually-hidden">{t(line.amount >= 0 ? 'ledger.in' : 'ledger.out')} </span>
-          {line.amount >= 0 ? '+' : '−'}
-          {amount}
+          {cash !== 0 && <span className="visually-hidden">{t(cash > 0 ? 'ledger.in' : 'ledger.out')} </span>}
+          {cash > 0 ? '+' : cash < 0 ? '−' : ''}
+          {formatMoney(sen(Math.abs(cash)), locale)}
         </span>
       </div>
       <div className="ledger-row__meta">
-        <time dateTime={line.at}>{formatDateTime(line.at, locale)}</time>
-        <span>{accountLabel(t, line.account)}</span>
-        <span>
-          {t('ledger.balance')}: <span data-testid="ledger-balance">{formatMoney(line.balance, locale)}</span>
-        </span>
+        <time dateTime={movement.updated_at}>{formatDateTime(movement.updated_at, locale)}</time>
+        {state !== null && <span data-testid="movement-state">{state}</span>}
+        {opening !== null && <span data-testid="movement-opening">{opening}</span>}
       </div>
-      {line.memo !== null && line.memo !== '' && <div className="ledger-row__memo">{line.memo}</div>}
+      {movement.memo !== null && movement.memo !== '' && (
+        <div className="ledger-row__memo">{movement.memo}</div>
+      )}
     </li>
   );
 }
