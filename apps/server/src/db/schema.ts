@@ -5,12 +5,15 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+import type { LedgerMemoParams } from '@kabuto/contract';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -111,6 +114,12 @@ export const journalEntries = pgTable('journal_entries', {
   memo: text('memo'),
   /** what caused it, e.g. an order number */
   ref: text('ref'),
+  /**
+   * the memo's structured parameters (code, quantity, price, order number, withdrawal id...), from which
+   * clients render the memo in the reader's language; null for entries written before it existed, whose
+   * English `memo` is all there is. Not part of the hash chain, like the memo (ADR 0020).
+   */
+  params: jsonb('params').$type<LedgerMemoParams>(),
   createdAt: createdAt(),
 });
 

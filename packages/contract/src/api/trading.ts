@@ -183,6 +183,13 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_release',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+/**
+ * A journal entry's memo parameters (order number, code, quantity, price, withdrawal id...), from which a
+ * client renders the memo in the reader's language (the catalogues' `ledgerMemos.<kind>`); amounts and
+ * prices are sen. Null for entries written before they existed: their English memo is all there is.
+ */
+export const ZLedgerMemoParams = z.record(z.string(), z.union([z.string(), z.number()]));
+export type LedgerMemoParams = z.infer<typeof ZLedgerMemoParams>;
 /** A user's ledger accounts, as the transaction log names them. */
 export const LEDGER_ACCOUNTS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
@@ -202,6 +209,8 @@ export const ZLedgerLine = z.object({
   /** the account's balance after this line */
   balance: ZSenAmount,
   memo: z.string().nullable(),
+  /** the memo's parameters, rendered with `ledgerMemos.<kind>`; null for old entries (show `memo`) */
+  params: ZLedgerMemoParams.nullable(),
   hash: z.string(),
 });
 export type TLedgerLine = z.infer<typeof ZLedgerLine>;
@@ -235,6 +244,8 @@ export const ZLedgerMovement = z.object({
   opening_cash: ZSenAmount,
   /** the first memo of its entries, in English as the server wrote it (for operators and old rows) */
   memo: z.string().nullable(),
+  /** its first entry's memo parameters, rendered with `ledgerMemos.<kind>`; null for old entries (show `memo`) */
+  params: ZLedgerMemoParams.nullable(),
   entries: z.number().int(),
 });
 export type TLedgerMovement = z.infer<typeof ZLedgerMovement>;

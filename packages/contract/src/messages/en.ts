@@ -167,6 +167,21 @@ export const en = {
     prevHash: 'Previous hash',
     hash: 'Hash',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: 'Demo cash (demo mode): not real money',
+    order_reserve: 'Cash held for order {{order_no}}: {{code}}, {{quantity}} shares',
+    order_release: 'Cash released from order {{order_no}}: {{code}}, {{quantity}} shares',
+    trade_buy: 'Bought {{code}}, {{quantity}} shares at {{price}} (order {{order_no}})',
+    trade_sell: 'Sold {{code}}, {{quantity}} shares at {{price}} (order {{order_no}})',
+    fee: 'Commission for order {{order_no}}',
+    margin_open: 'Margin position opened: {{code}}, {{quantity}} shares at {{price}} (order {{order_no}})',
+    margin_close: 'Margin position closed: {{code}}, {{quantity}} shares at {{price}} (order {{order_no}})',
+    deposit: 'Bank transfer of {{transfer_date}}',
+    withdrawal_hold: 'Withdrawal to {{bank}} {{account}}',
+    withdrawal_paid: 'Withdrawal no. {{withdrawal_id}} sent to your bank account',
+    withdrawal_release: 'Withdrawal no. {{withdrawal_id}} rejected: returned to cash',
+  } satisfies Record<LedgerEntryKind, string>,
   ledgerKinds: {
     demo_funding: 'Demo cash',
     order_reserve: 'Cash held for an order',

@@ -166,6 +166,23 @@ export const es = {
     prevHash: 'Hash anterior',
     hash: 'Hash',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: 'Efectivo de demostración (modo demo): no es dinero real',
+    order_reserve: 'Efectivo retenido para la orden {{order_no}}: {{code}}, {{quantity}} acciones',
+    order_release: 'Efectivo liberado de la orden {{order_no}}: {{code}}, {{quantity}} acciones',
+    trade_buy: 'Compra de {{quantity}} acciones de {{code}} a {{price}} (orden {{order_no}})',
+    trade_sell: 'Venta de {{quantity}} acciones de {{code}} a {{price}} (orden {{order_no}})',
+    fee: 'Comisión de la orden {{order_no}}',
+    margin_open:
+      'Posición a margen abierta: {{code}}, {{quantity}} acciones a {{price}} (orden {{order_no}})',
+    margin_close:
+      'Posición a margen cerrada: {{code}}, {{quantity}} acciones a {{price}} (orden {{order_no}})',
+    deposit: 'Transferencia bancaria del {{transfer_date}}',
+    withdrawal_hold: 'Retiro a {{bank}} {{account}}',
+    withdrawal_paid: 'Retiro n.º {{withdrawal_id}} enviado a su cuenta bancaria',
+    withdrawal_release: 'Retiro n.º {{withdrawal_id}} rechazado: devuelto a su efectivo',
+  },
   ledgerKinds: {
     demo_funding: 'Efectivo de demostración',
     order_reserve: 'Efectivo retenido para una orden',

@@ -167,6 +167,23 @@ export const fr = {
     prevHash: 'Empreinte précédente',
     hash: 'Empreinte',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: 'Liquidités de démonstration (mode démo) : pas de l’argent réel',
+    order_reserve: 'Liquidités bloquées pour l’ordre {{order_no}} : {{code}}, {{quantity}} actions',
+    order_release: 'Liquidités débloquées de l’ordre {{order_no}} : {{code}}, {{quantity}} actions',
+    trade_buy: 'Achat de {{quantity}} actions {{code}} à {{price}} (ordre {{order_no}})',
+    trade_sell: 'Vente de {{quantity}} actions {{code}} à {{price}} (ordre {{order_no}})',
+    fee: 'Commission de l’ordre {{order_no}}',
+    margin_open:
+      'Position sur marge ouverte : {{code}}, {{quantity}} actions à {{price}} (ordre {{order_no}})',
+    margin_close:
+      'Position sur marge clôturée : {{code}}, {{quantity}} actions à {{price}} (ordre {{order_no}})',
+    deposit: 'Virement bancaire du {{transfer_date}}',
+    withdrawal_hold: 'Retrait vers {{bank}} {{account}}',
+    withdrawal_paid: 'Retrait n° {{withdrawal_id}} versé sur votre compte bancaire',
+    withdrawal_release: 'Retrait n° {{withdrawal_id}} refusé : restitué à vos liquidités',
+  },
   ledgerKinds: {
     demo_funding: 'Liquidités de démonstration',
     order_reserve: 'Liquidités bloquées pour un ordre',

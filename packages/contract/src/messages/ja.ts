@@ -162,6 +162,21 @@ export const ja = {
     prevHash: '直前のハッシュ',
     hash: 'ハッシュ',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: 'デモ資金（デモモード）：実際のお金ではありません',
+    order_reserve: '注文{{order_no}}のための拘束：{{code}} {{quantity}}株',
+    order_release: '注文{{order_no}}の拘束解除：{{code}} {{quantity}}株',
+    trade_buy: '{{code}} {{quantity}}株を{{price}}で買付（注文{{order_no}}）',
+    trade_sell: '{{code}} {{quantity}}株を{{price}}で売付（注文{{order_no}}）',
+    fee: '注文{{order_no}}の手数料',
+    margin_open: '信用新規建て：{{code}} {{quantity}}株 @ {{price}}（注文{{order_no}}）',
+    margin_close: '信用返済：{{code}} {{quantity}}株 @ {{price}}（注文{{order_no}}）',
+    deposit: '{{transfer_date}}のお振込み',
+    withdrawal_hold: '{{bank}} {{account}}への出金',
+    withdrawal_paid: '出金（受付番号{{withdrawal_id}}）をお客様の銀行口座へ送金しました',
+    withdrawal_release: '出金（受付番号{{withdrawal_id}}）は承認されず、預り金に戻しました',
+  },
   ledgerKinds: {
     demo_funding: 'デモ資金',
     order_reserve: '注文のための拘束',

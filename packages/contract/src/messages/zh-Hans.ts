@@ -158,6 +158,21 @@ export const zhHans = {
     prevHash: '前一哈希',
     hash: '哈希',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: '演示资金（演示模式）：并非真实资金',
+    order_reserve: '委托{{order_no}}冻结资金：{{code}} {{quantity}}股',
+    order_release: '委托{{order_no}}解冻资金：{{code}} {{quantity}}股',
+    trade_buy: '以{{price}}买入{{code}} {{quantity}}股（委托{{order_no}}）',
+    trade_sell: '以{{price}}卖出{{code}} {{quantity}}股（委托{{order_no}}）',
+    fee: '委托{{order_no}}的手续费',
+    margin_open: '融资融券开仓：{{code}} {{quantity}}股 @ {{price}}（委托{{order_no}}）',
+    margin_close: '融资融券平仓：{{code}} {{quantity}}股 @ {{price}}（委托{{order_no}}）',
+    deposit: '{{transfer_date}}的银行转账',
+    withdrawal_hold: '提现至{{bank}} {{account}}',
+    withdrawal_paid: '提现（编号{{withdrawal_id}}）已汇至您的银行账户',
+    withdrawal_release: '提现（编号{{withdrawal_id}}）未获批准，已退回可用资金',
+  },
   ledgerKinds: {
     demo_funding: '演示资金',
     order_reserve: '订单冻结资金',

@@ -158,6 +158,21 @@ export const zhHant = {
     prevHash: '前一雜湊',
     hash: '雜湊',
   },
+  /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
+  ledgerMemos: {
+    demo_funding: '示範資金（示範模式）：並非真實資金',
+    order_reserve: '委託{{order_no}}圈存資金：{{code}} {{quantity}}股',
+    order_release: '委託{{order_no}}解除圈存：{{code}} {{quantity}}股',
+    trade_buy: '以{{price}}買進{{code}} {{quantity}}股（委託{{order_no}}）',
+    trade_sell: '以{{price}}賣出{{code}} {{quantity}}股（委託{{order_no}}）',
+    fee: '委託{{order_no}}的手續費',
+    margin_open: '信用交易建倉：{{code}} {{quantity}}股 @ {{price}}（委託{{order_no}}）',
+    margin_close: '信用交易平倉：{{code}} {{quantity}}股 @ {{price}}（委託{{order_no}}）',
+    deposit: '{{transfer_date}}的銀行轉帳',
+    withdrawal_hold: '提領至{{bank}} {{account}}',
+    withdrawal_paid: '提領（編號{{withdrawal_id}}）已匯至您的銀行帳戶',
+    withdrawal_release: '提領（編號{{withdrawal_id}}）未獲核准，已退回可用資金',
+  },
   ledgerKinds: {
     demo_funding: '示範資金',
     order_reserve: '委託圈存資金',

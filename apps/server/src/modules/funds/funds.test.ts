@@ -520,10 +520,29 @@ describe('withdrawals', () => {
       status: 'approved',
     });
     expect(await userBalances(t.database.db, u.userId)).toMatchObject({ cash: yen(60_000), withdrawing: 0 });
-    const kinds = body<{ items: { kind: string }[] }>(
+    const lines = body<{ items: { kind: string; params: unknown }[] }>(
       await get('/api/ledger/entries', as(u.token)),
-    ).data.items.map((l) => l.kind);
-    expect(kinds.slice(0, 3)).toEqual(['withdrawal_paid', 'withdrawal_hold', 'withdrawal_hold']);
+    ).data.items;
+    expect(lines.slice(0, 3).map((l) => l.kind)).toEqual([
+      'withdrawal_paid',
+      'withdrawal_hold',
+      'withdrawal_hold',
+    ]);
+    // Each line carries its entry's memo params, from which the app writes the memo in the reader's language:
+    // the request has no withdrawal id yet (it is written first), its payout does; amounts in sen.
+    expect(lines.slice(0, 3).map((l) => l.params)).toEqual([
+      { withdrawal_id: id, amount: yen(40_000) },
+      { amount: yen(40_000), bank: 'みずほ銀行', account: '••••567' },
+      { amount: yen(40_000), bank: 'みずほ銀行', account: '••••567' },
+    ]);
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'deposit',
+      params: {
+        deposit_id: expect.any(Number) as unknown,
+        amount: yen(100_000),
+        transfer_date: '2026-11-24',
+      },
+    });
     expect(body<{ items: unknown[] }>(await get('/api/withdrawals', as(u.token))).data.items).toEqual([
       expect.objectContaining({
         id,
@@ -559,6 +578,7 @@ describe('withdrawals', () => {
       cash: number;
       opening_cash: number;
       memo: string | null;
+      params: Record<string, string | number> | null;
       entries: number;
     };
     type MovementPage = { total: number; cash_balance: number; items: Movement[] };
@@ -588,6 +608,7 @@ describe('withdrawals', () => {
         cash: negSen(yen(20_000)),
         opening_cash: negSen(yen(20_000)),
         memo: expect.stringMatching(/^Withdrawal to /) as unknown,
+        params: expect.objectContaining({ amount: yen(20_000) }) as unknown,
         entries: 1,
         started_at: expect.any(String) as unknown,
         updated_at: expect.any(String) as unknown,
@@ -599,6 +620,7 @@ describe('withdrawals', () => {
         cash: negSen(yen(30_000)),
         opening_cash: negSen(yen(30_000)),
         memo: expect.stringMatching(/^Withdrawal to /) as unknown,
+        params: expect.objectContaining({ amount: yen(30_000) }) as unknown,
         entries: 1,
         started_at: expect.any(String) as unknown,
         updated_at: expect.any(String) as unknown,

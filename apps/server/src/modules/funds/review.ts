@@ -140,6 +140,7 @@ const REVIEWS: { [K in ReviewKind]: QueueReview<K> } = {
       const entryId = await postEntry(tx, {
         kind: 'deposit',
         memo: `Bank transfer of ${row.transferDate}`,
+        params: { deposit_id: row.id, amount, transfer_date: row.transferDate },
         ref: `deposit:${row.id}`,
         at: now,
         lines: [
@@ -174,6 +175,7 @@ const REVIEWS: { [K in ReviewKind]: QueueReview<K> } = {
       const entryId = await postEntry(tx, {
         kind: approve ? 'withdrawal_paid' : 'withdrawal_release',
         memo: approve ? 'Sent to your bank account' : 'Withdrawal rejected: returned to cash',
+        params: { withdrawal_id: row.id, amount },
         ref: `withdrawal:${row.id}`,
         at: now,
         lines: approve

@@ -94,6 +94,8 @@ export async function fileWithdrawal(
   const holdEntryId = await postEntry(tx, {
     kind: 'withdrawal_hold',
     memo: `Withdrawal to ${account.bankName} ${maskTail(account.accountNumber, 3)}`,
+    // no withdrawal id yet: the withdrawal is written after its request entry (hold_entry_id)
+    params: { amount, bank: account.bankName, account: maskTail(account.accountNumber, 3) },
     at: now,
     lines: [
       { user: userId, account: 'cash', amount: negSen(amount) },

@@ -19,6 +19,7 @@ beforeAll(async () => {
     await lockUser(tx, userId);
     await postEntry(tx, {
       kind: 'demo_funding',
+      params: {},
       at,
       lines: [
         { user: userId, account: 'cash', amount: sen(100_000) },

@@ -35,6 +35,7 @@ const waitersOnLocks = async () => (await run(t.database.db, lockWaiters, {}))[0
 const fund = (tx: Tx, amount: number) =>
   postEntry(tx, {
     kind: 'deposit',
+    params: {},
     at: new Date(),
     lines: [
       { user: userId, account: 'cash', amount: sen(amount) },

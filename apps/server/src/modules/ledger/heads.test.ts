@@ -26,7 +26,7 @@ const at = new Date('2026-11-24T01:00:00.000Z');
 const move = (lines: Parameters<typeof postEntry>[1]['lines']) =>
   t.database.db.transaction(async (tx) => {
     await lockUser(tx, userId);
-    return postEntry(tx, { kind: 'deposit', at, lines });
+    return postEntry(tx, { kind: 'deposit', params: {}, at, lines });
   });
 
 describe('ledger heads', () => {

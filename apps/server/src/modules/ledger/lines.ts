@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import {
   sen,
   type LedgerEntryKind,
+  type LedgerMemoParams,
   type Sen,
   type TLedgerMovement,
   type TMovementQuery,
@@ -28,7 +29,10 @@ export async function ledgerLines(
   userId: number,
   filter: LineFilter,
   page?: { limit: number; offset: number; newestFirst: boolean },
-): Promise<{ total: number; lines: (StatementLine & { memo: string | null })[] }> {
+): Promise<{
+  total: number;
+  lines: (StatementLine & { memo: string | null; params: LedgerMemoParams | null })[];
+}> {
   const chain = db
     .select({
       seq: sql<number>`${postings.seq}`.as('seq'),
@@ -36,6 +40,7 @@ export async function ledgerLines(
       at: sql<Date>`${postings.createdAt}`.as('at'),
       kind: sql<string>`${journalEntries.kind}`.as('kind'),
       memo: sql<string | null>`${journalEntries.memo}`.as('memo'),
+      params: sql<LedgerMemoParams | null>`${journalEntries.params}`.as('params'),
       account: sql<string>`${ledgerAccounts.kind}`.as('account'),
       amount: sql<string>`${postings.amount}::text`.as('amount'),
       balance:
@@ -76,6 +81,7 @@ export async function ledgerLines(
       at: new Date(r.at).toISOString(),
       kind: r.kind,
       memo: r.memo,
+      params: r.params,
       account: r.account,
       amount: sen(BigInt(r.amount)),
       balance: sen(BigInt(r.balance)),
@@ -120,6 +126,7 @@ export async function ledgerMovements(
       entry: sql<number>`${journalEntries.id}`.as('entry'),
       kind: sql<string>`${journalEntries.kind}`.as('kind'),
       memo: sql<string | null>`${journalEntries.memo}`.as('memo'),
+      params: sql<LedgerMemoParams | null>`${journalEntries.params}`.as('params'),
       at: sql<Date>`${journalEntries.createdAt}`.as('at'),
       cash: sql<string>`sum(case when ${ledgerAccounts.kind} = 'cash' then ${postings.amount} else 0 end)`.as(
         'cash',
@@ -130,7 +137,14 @@ export async function ledgerMovements(
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
     .leftJoin(withdrawals, eq(withdrawals.holdEntryId, journalEntries.id))
     .where(eq(postings.userId, userId))
-    .groupBy(sql`1`, journalEntries.id, journalEntries.kind, journalEntries.memo, journalEntries.createdAt)
+    .groupBy(
+      sql`1`,
+      journalEntries.id,
+      journalEntries.kind,
+      journalEntries.memo,
+      journalEntries.params,
+      journalEntries.createdAt,
+    )
     .as('entries');
   const having = [
     query.kind ? sql`bool_or(${entries.kind} = ${query.kind})` : undefined,
@@ -157,6 +171,10 @@ export async function ledgerMovements(
         string | null
       >`(array_agg(${entries.memo} order by ${entries.entry}) filter (where ${entries.memo} is not null))[1]`.as(
         'first_memo',
+      ),
+      // the first entry's, whose kind is the movement's: null when that entry is older than params
+      params: sql<LedgerMemoParams | null>`(array_agg(${entries.params} order by ${entries.entry}))[1]`.as(
+        'first_params',
       ),
       entries: sql<number>`count(*)::int`.as('entry_count'),
     })
@@ -186,6 +204,7 @@ export async function ledgerMovements(
       cash: sen(BigInt(r.cash)),
       opening_cash: sen(BigInt(r.openingCash)),
       memo: r.memo,
+      params: r.params,
       entries: r.entries,
     })),
   };

@@ -48,6 +48,7 @@ const fund = (t: TestApp, userId: number, yen: number) =>
     await lockUser(tx, userId);
     return postEntry(tx, {
       kind: 'demo_funding',
+      params: {},
       at,
       lines: [
         { user: userId, account: 'cash', amount: sen(yen * 100) },
@@ -107,6 +108,7 @@ describe('what the ledger remembers', () => {
         for (const yen of [1, 2]) {
           await postEntry(tx, {
             kind: 'demo_funding',
+            params: {},
             at,
             lines: [
               { user: userA, account: 'cash', amount: sen(yen * 100) },
@@ -134,6 +136,7 @@ describe('what the ledger remembers', () => {
         await userBalances(tx, userA);
         await postEntry(tx, {
           kind: 'demo_funding',
+          params: {},
           at,
           lines: [
             { user: userA, account: 'cash', amount: sen(100) },
@@ -185,6 +188,7 @@ describe('what the ledger remembers', () => {
       } = await readLedger(tx, userA, { draw: [journalEntries] });
       const params = await entryParams(tx, id, {
         kind: 'demo_funding',
+        params: {},
         ref: 'test',
         at,
         lines: [
@@ -222,6 +226,7 @@ describe('what the ledger remembers', () => {
         await lockUser(tx, userA);
         await entryParams(tx, 1, {
           kind: 'demo_funding',
+          params: {},
           at,
           lines: [
             { user: userA, account: 'cash', amount: sen(300) },

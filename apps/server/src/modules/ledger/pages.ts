@@ -40,6 +40,7 @@ export async function ledgerPage(
       amount: l.amount,
       balance: l.balance,
       memo: l.memo,
+      params: l.params,
       hash: l.hash,
     })),
   };

@@ -34,6 +34,7 @@ const at = new Date('2026-11-24T01:00:00.000Z');
 const drafts = (user: number): EntryDraft[] => [
   {
     kind: 'demo_funding',
+    params: { amount: 1_000_000_07 },
     memo: 'first',
     at,
     lines: [
@@ -43,6 +44,7 @@ const drafts = (user: number): EntryDraft[] => [
   },
   {
     kind: 'margin_open',
+    params: { order_no: '2026112400000001', code: '7203', quantity: 100, price: 250_000 },
     ref: '2026112400000001',
     at,
     lines: [
@@ -54,6 +56,7 @@ const drafts = (user: number): EntryDraft[] => [
   },
   {
     kind: 'order_reserve',
+    params: { order_no: '2026112400000002', code: '6758', quantity: 100, amount: 1_300_000 },
     ref: '2026112400000002',
     at: new Date(at.getTime() + 1_000),
     lines: [
@@ -122,6 +125,8 @@ describe('one posting generator', () => {
     expect(b.head).toEqual(a.head);
     // Not vacuous: seven non-zero user and house lines, the user's chain three entries long.
     expect(a.postings).toHaveLength(7);
+    // Each entry keeps its draft's memo params (as jsonb, read back as the object).
+    expect(a.entries.map((e) => e.params)).toEqual(drafts(userId).map((d) => d.params));
     expect(a.postings.filter((p) => p.userId === userId).map((p) => p.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(a.head[0]).toMatchObject({ seq: 5, cash: 1_000_000_07 - 333_334 - 5_00, margin: 333_333 });
   });

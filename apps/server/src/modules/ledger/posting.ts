@@ -1,4 +1,4 @@
-import { negSen, type LedgerEntryKind, type Sen } from '@kabuto/contract';
+import { negSen, type LedgerEntryKind, type LedgerMemoParams, type Sen } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import type { postings } from '../../db/schema.js';
@@ -32,7 +32,13 @@ export type PostingLine =
 export interface EntryDraft {
   /** one of the contract's LEDGER_ENTRY_KINDS, each of which the catalogues label */
   kind: LedgerEntryKind;
+  /** the English memo, for operators (and what old entries show) */
   memo?: string;
+  /**
+   * the memo's parameters, from which clients render it in the reader's language (`ledgerMemos.<kind>`):
+   * amounts and prices in sen. Not hashed, like the memo (chain.ts).
+   */
+  params: LedgerMemoParams;
   ref?: string;
   at: Date;
   lines: readonly PostingLine[];
@@ -116,6 +122,8 @@ export interface EntryParams extends Record<string, unknown> {
   entryId: number;
   entryKind: string;
   entryMemo: string | null;
+  /** the draft's params as JSON text, cast to jsonb by the statement */
+  entryMemoParams: string;
   entryRef: string | null;
   entryAt: Date;
   postingAccounts: number[];
@@ -141,9 +149,9 @@ export interface EntryParams extends Record<string, unknown> {
  */
 export function entryCtes(p: (name: keyof EntryParams & string) => string): string {
   return `ledger_entry as (
-      insert into journal_entries (id, kind, memo, ref, created_at) overriding system value
-      values (${p('entryId')}::int, ${p('entryKind')}::text, ${p('entryMemo')}::text, ${p('entryRef')}::text,
-        ${p('entryAt')}::timestamptz)
+      insert into journal_entries (id, kind, memo, params, ref, created_at) overriding system value
+      values (${p('entryId')}::int, ${p('entryKind')}::text, ${p('entryMemo')}::text,
+        ${p('entryMemoParams')}::jsonb, ${p('entryRef')}::text, ${p('entryAt')}::timestamptz)
     ),
     ledger_postings as (
       insert into postings (entry_id, account_id, amount, created_at, user_id, seq, hash)
@@ -205,6 +213,7 @@ async function paramsOf(
     entryId,
     entryKind: entry.kind,
     entryMemo: entry.memo ?? null,
+    entryMemoParams: JSON.stringify(entry.params),
     entryRef: entry.ref ?? null,
     entryAt: entry.at,
     postingAccounts: rows.map((r) => r.accountId),
@@ -227,6 +236,7 @@ export async function fundDemoCash(db: Executor, userId: number, amount: Sen, at
   return postEntry(db, {
     kind: 'demo_funding',
     memo: 'Demo cash (demo mode): not real money',
+    params: { amount },
     at,
     lines: [
       { user: userId, account: 'cash', amount },

@@ -141,7 +141,13 @@ export async function fillCloseOrder(
         { user: u, account: 'cash', amount: sen(principal - fee) },
         { house: 'fees', amount: fee },
       ];
-  await postEntry(tx, { kind: margin ? 'margin_close' : 'trade_sell', ref: order.orderNo, at: now, lines });
+  await postEntry(tx, {
+    kind: margin ? 'margin_close' : 'trade_sell',
+    params: { order_no: order.orderNo, code: order.code, quantity: q, price },
+    ref: order.orderNo,
+    at: now,
+    lines,
+  });
 
   const realized = sen(gross - fee);
   if (whole) {

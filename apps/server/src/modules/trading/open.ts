@@ -302,7 +302,12 @@ export async function placeOrder<T = never>(
           filledAt: now,
         },
         ids,
-        entry: { kind: fill.entryKind, at: now, lines: fill.lines },
+        entry: {
+          kind: fill.entryKind,
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+          at: now,
+          lines: fill.lines,
+        },
         collateral: fill.collateral,
         message: {
           kind: 'order.filled',
@@ -329,6 +334,7 @@ export async function placeOrder<T = never>(
       ids,
       entry: {
         kind: 'order_reserve',
+        params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, amount: needed },
         at: now,
         lines: [
           { user: userId, account: 'cash', amount: negSen(needed) },
@@ -357,7 +363,13 @@ export async function fillOpenOrder(
   const now = deps.clock.now();
   const u = order.userId;
   const { principal, fee, collateral, entryKind, lines } = openingFill(order, price, deps.fees);
-  await postEntry(tx, { kind: entryKind, ref: order.orderNo, at: now, lines });
+  await postEntry(tx, {
+    kind: entryKind,
+    params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
+    ref: order.orderNo,
+    at: now,
+    lines,
+  });
 
   // The position and the order's fill in one statement: the update reads the new position's id from the
   // insert in its WITH clause (which runs whether or not the update finds the order still pending).

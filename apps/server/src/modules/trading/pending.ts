@@ -46,6 +46,7 @@ export async function endPendingOrder(
   if (order.reserved > 0) {
     await postEntry(tx, {
       kind: 'order_release',
+      params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, amount: order.reserved },
       ref: order.orderNo,
       at: now,
       lines: [

@@ -396,6 +396,40 @@ describe('the ledger', () => {
     expect(page.cash_balance).toBe((await info(u.token)).available_balance);
   });
 
+  it("keeps each trade entry's memo params, from which the app writes the memo in the reader's language", async () => {
+    const u = await user();
+    const filled = await buy(u.token, { quantity: 100 });
+    const waiting = await buy(u.token, { price_type: 'limit', price: Y(3050), quantity: 100 });
+    const cancelled = await buy(u.token, { price_type: 'limit', price: Y(3000), quantity: 100 });
+    await call(u.token, '/api/trade/cancelOrder', { order_no: cancelled.data.order_no });
+    market.set('7203', 3040);
+    await matchOnce();
+    const order = (no: string) => ({ order_no: no, code: '7203', quantity: 100 });
+    // A movement carries its first entry's params: the order path's one statement wrote the immediate fill's
+    // and the holds; the demo cash's is its amount (sen).
+    const page = body<{ items: { key: string; params: unknown }[] }>(
+      await t.app.inject({ url: '/api/ledger/movements', headers: { token: u.token } }),
+    ).data;
+    expect(page.items.map((m) => m.params)).toEqual([
+      { ...order(cancelled.data.order_no), amount: Y(300_000) },
+      { ...order(waiting.data.order_no), amount: Y(305_000) },
+      { ...order(filled.data.order_no), price: expect.any(Number) as unknown },
+      { amount: Y(10_000_000) },
+    ]);
+    // The later entries carry theirs: the limit order's fill at its price, the cancelled order's release.
+    const lines = async (kind: string) =>
+      body<{ items: { kind: string; params: unknown }[] }>(
+        await t.app.inject({ url: `/api/ledger/entries?kind=${kind}`, headers: { token: u.token } }),
+      ).data.items.map((l) => l.params);
+    expect(await lines('order_release')).toEqual([
+      { ...order(cancelled.data.order_no), amount: Y(300_000) },
+      { ...order(cancelled.data.order_no), amount: Y(300_000) },
+    ]);
+    expect((await lines('trade_buy')).slice(0, 1)).toEqual([
+      { ...order(waiting.data.order_no), price: Y(3041) },
+    ]);
+  });
+
   it('pushes the user an event when an order fills', async () => {
     const u = await user();
     const events: string[] = [];

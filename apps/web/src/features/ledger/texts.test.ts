@@ -1,9 +1,18 @@
-import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS, LOCALES, MESSAGES, sen } from '@kabuto/contract';
+import {
+  LEDGER_ACCOUNTS,
+  LEDGER_ENTRY_KINDS,
+  LOCALES,
+  MESSAGES,
+  sen,
+  type LedgerMemoParams,
+} from '@kabuto/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formattersFor } from '@/shared/format/format';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
 import {
   accountLabel,
   kindLabel,
+  memoText,
   movementOpening,
   movementState,
   movementTitle,
@@ -42,7 +51,7 @@ describe('transaction log texts', () => {
       texts.push(movementState(i18n.t, { state: kind }) ?? '');
     }
     for (const text of texts.filter((x) => x !== '')) {
-      expect(text, `${locale}`).not.toMatch(/ledger\.|ledgerKinds|\{\{|_/);
+      expect(text, locale).not.toMatch(/ledger\.|ledgerKinds|\{\{|_/);
     }
     // The states and titles come from the language's own catalogue, not English by fallback.
     if (locale !== 'en') {
@@ -75,6 +84,57 @@ describe('transaction log texts', () => {
     expect(movementState(i18n.t, { state: 'order_release' })).toBe('取消');
     expect(movementTitle(i18n.t, { kind: 'deposit', state: 'deposit' })).toBe('入金');
     expect(Object.keys(STATE_OF_KIND).sort()).toEqual([...LEDGER_ENTRY_KINDS].sort());
+  });
+
+  /** Params as the server writes them for each kind (apps/server: trading, funds, demo cash). */
+  const trade = { order_no: '2026112400000123', code: '7203', quantity: 100 };
+  const SAMPLE_PARAMS: Record<(typeof LEDGER_ENTRY_KINDS)[number], LedgerMemoParams> = {
+    demo_funding: { amount: 1_000_000_000 },
+    order_reserve: { ...trade, amount: 30_500_000 },
+    order_release: { ...trade, amount: 30_500_000 },
+    trade_buy: { ...trade, price: 304_000 },
+    trade_sell: { ...trade, price: 304_000 },
+    fee: { order_no: trade.order_no },
+    margin_open: { ...trade, price: 304_000 },
+    margin_close: { ...trade, price: 304_000 },
+    deposit: { deposit_id: 3, amount: 10_000_000, transfer_date: '2026-11-24' },
+    withdrawal_hold: { amount: 4_000_000, bank: 'みずほ銀行', account: '••••567' },
+    withdrawal_paid: { withdrawal_id: 12, amount: 4_000_000 },
+    withdrawal_release: { withdrawal_id: 12, amount: 4_000_000 },
+  };
+
+  it.each(LOCALES)("%s writes every kind's memo from its params, in its own words", async (locale) => {
+    await i18n.changeLanguage(locale);
+    const en = i18n.getFixedT('en');
+    const fmt = formattersFor(locale);
+    for (const kind of LEDGER_ENTRY_KINDS) {
+      const entry = { kind, memo: 'English memo', params: SAMPLE_PARAMS[kind] };
+      const text = memoText(i18n.t, fmt, entry);
+      expect(text, `${locale} ${kind}`).toBeTruthy();
+      // Filled in: no key, no placeholder left, not the stored English memo.
+      expect(text, `${locale} ${kind}`).not.toMatch(/ledgerMemos|\{\{|\}\}|English memo/);
+      for (const [name, value] of Object.entries(SAMPLE_PARAMS[kind])) {
+        // what each template uses comes out in the reader's format (an order number, a code, a price)
+        if (name === 'order_no' || name === 'code') expect(text).toContain(String(value));
+        if (name === 'price') expect(text).toContain(fmt.money(sen(Number(value))));
+      }
+      // From the language's own catalogue, not English by fallback.
+      expect(MESSAGES[locale].ledgerMemos[kind].trim(), `${locale} ${kind}`).not.toBe('');
+      if (locale !== 'en') expect(text, `${locale} ${kind}`).not.toBe(memoText(en, fmt, entry));
+    }
+  });
+
+  it('shows the English memo of an entry older than params, and no memo as none', async () => {
+    await i18n.changeLanguage('ja');
+    const fmt = formattersFor('ja');
+    expect(
+      memoText(i18n.t, fmt, { kind: 'deposit', memo: 'Bank transfer of 2026-11-24', params: null }),
+    ).toBe('Bank transfer of 2026-11-24');
+    expect(memoText(i18n.t, fmt, { kind: 'trade_buy', memo: null, params: null })).toBeNull();
+    expect(memoText(i18n.t, fmt, { kind: 'deposit', memo: '', params: null })).toBeNull();
+    expect(memoText(i18n.t, fmt, { kind: 'trade_buy', memo: null, params: SAMPLE_PARAMS.trade_buy })).toBe(
+      '7203 100株を￥3,040で買付（注文2026112400000123）',
+    );
   });
 
   it('shows a kind it does not know as it came', () => {

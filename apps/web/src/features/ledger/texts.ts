@@ -6,6 +6,7 @@ import {
 } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 import { CONTRACT_NS } from '@kabuto/client/i18n';
+import { formatParams, type Formatters } from '@/shared/format/params';
 
 /**
  * The transaction log's names for entry kinds and accounts: the contract's catalogues (`ledgerKinds`,
@@ -96,4 +97,19 @@ export function movementOpening(
   amount: string,
 ): string | null {
   return m.cash === m.opening_cash ? null : t(`ledger.opening.${movementFamily(m)}`, { amount });
+}
+
+/**
+ * A movement's (or line's) memo in the reader's language: the contract catalogue's `ledgerMemos.<kind>` with
+ * the entry's params filled in (amounts and prices in the reader's money format, as in messages). An entry
+ * written before params existed (params null), or of a kind this app does not know, shows the English memo
+ * the server stored, as operators read it.
+ */
+export function memoText(
+  t: TFunction,
+  fmt: Formatters,
+  m: { kind: string; memo: string | null; params: TLedgerMovement['params'] },
+): string | null {
+  if (m.params === null || !isLedgerEntryKind(m.kind)) return m.memo === '' ? null : m.memo;
+  return t(`ledgerMemos.${m.kind}`, { ns: CONTRACT_NS, ...formatParams(m.params, fmt) });
 }

@@ -1,29 +1,13 @@
-import { sen, type Sen, type TMessage } from '@kabuto/contract';
+import type { TMessage } from '@kabuto/contract';
+import { formatParams, type Formatters } from '@/shared/format/params';
+
+export type { Formatters };
 
 type Translate = (key: string, params?: Record<string, string>) => string;
 
-/** How amounts and instants are written in the reader's language (the shared format helpers). */
-export interface Formatters {
-  money: (amount: Sen) => string;
-  dateTime: (iso: string) => string;
-}
-
-/** Params that are amounts in sen, and params that are instants: shown in the reader's format. */
-const MONEY_PARAMS = new Set(['amount', 'price', 'needed', 'available', 'min', 'm']);
-const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
-
+/** A message's params in the reader's format (amounts, instants): the shared formatParams. */
 export function messageParams(params: TMessage['params'], fmt: Formatters): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (MONEY_PARAMS.has(key) && typeof value === 'number' && Number.isSafeInteger(value)) {
-      out[key] = fmt.money(sen(value));
-    } else if (TIME_PARAMS.has(key) && typeof value === 'string' && Number.isFinite(Date.parse(value))) {
-      out[key] = fmt.dateTime(value);
-    } else if (typeof value === 'string' || typeof value === 'number') {
-      out[key] = String(value);
-    }
-  }
-  return out;
+  return formatParams(params, fmt);
 }
 
 /**

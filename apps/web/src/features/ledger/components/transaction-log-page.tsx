@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney } from '@/shared/format/format';
+import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
 import { downloadStatement, movementsQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
@@ -13,7 +13,14 @@ import { Segmented } from '@/shared/ui/segmented';
 import { showSuccess } from '@/shared/ui/toast';
 import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
 import { useLocale } from '@/shared/i18n/use-locale';
-import { isLedgerEntryKind, kindLabel, movementOpening, movementState, movementTitle } from '../texts';
+import {
+  isLedgerEntryKind,
+  kindLabel,
+  memoText,
+  movementOpening,
+  movementState,
+  movementTitle,
+} from '../texts';
 
 /**
  * /subPackages/transactionLog/transactionLog: the user's money as they see it, one line per order, deposit
@@ -186,6 +193,7 @@ function MovementRow({ movement }: { movement: TLedgerMovement }) {
   const cash = movement.cash;
   const state = movementState(t, movement);
   const opening = movementOpening(t, movement, formatMoney(sen(Math.abs(movement.opening_cash)), locale));
+  const memo = memoText(t, formattersFor(locale), movement);
   return (
     <li
       className="ledger-row"
@@ -212,9 +220,7 @@ function MovementRow({ movement }: { movement: TLedgerMovement }) {
         {state !== null && <span data-testid="movement-state">{state}</span>}
         {opening !== null && <span data-testid="movement-opening">{opening}</span>}
       </div>
-      {movement.memo !== null && movement.memo !== '' && (
-        <div className="ledger-row__memo">{movement.memo}</div>
-      )}
+      {memo !== null && <div className="ledger-row__memo">{memo}</div>}
     </li>
   );
 }

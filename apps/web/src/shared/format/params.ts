@@ -1,0 +1,29 @@
+import { sen, type Sen } from '@kabuto/contract';
+
+/** How amounts and instants are written in the reader's language (the shared format helpers). */
+export interface Formatters {
+  money: (amount: Sen) => string;
+  dateTime: (iso: string) => string;
+}
+
+/** Params that are amounts in sen, and params that are instants: shown in the reader's format. */
+const MONEY_PARAMS = new Set(['amount', 'price', 'needed', 'available', 'min', 'm']);
+const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
+
+/**
+ * A catalogue text's params (a message's, a ledger memo's) as the reader reads them: amounts as money,
+ * instants in Japan time, other strings and numbers as they are; anything else is left out.
+ */
+export function formatParams(params: Record<string, unknown>, fmt: Formatters): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (MONEY_PARAMS.has(key) && typeof value === 'number' && Number.isSafeInteger(value)) {
+      out[key] = fmt.money(sen(value));
+    } else if (TIME_PARAMS.has(key) && typeof value === 'string' && Number.isFinite(Date.parse(value))) {
+      out[key] = fmt.dateTime(value);
+    } else if (typeof value === 'string' || typeof value === 'number') {
+      out[key] = String(value);
+    }
+  }
+  return out;
+}
