@@ -117,6 +117,7 @@ describe('transaction log texts', () => {
         // what each template uses comes out in the reader's format (an order number, a code, a price)
         if (name === 'order_no' || name === 'code') expect(text).toContain(String(value));
         if (name === 'price') expect(text).toContain(fmt.money(sen(Number(value))));
+        if (name === 'transfer_date') expect(text).toContain(fmt.date(String(value)));
       }
       // From the language's own catalogue, not English by fallback.
       expect(MESSAGES[locale].ledgerMemos[kind].trim(), `${locale} ${kind}`).not.toBe('');
@@ -134,6 +135,9 @@ describe('transaction log texts', () => {
     expect(memoText(i18n.t, fmt, { kind: 'deposit', memo: '', params: null })).toBeNull();
     expect(memoText(i18n.t, fmt, { kind: 'trade_buy', memo: null, params: SAMPLE_PARAMS.trade_buy })).toBe(
       '7203 100株を￥3,040で買付（注文2026112400000123）',
+    );
+    expect(memoText(i18n.t, fmt, { kind: 'deposit', memo: null, params: SAMPLE_PARAMS.deposit })).toBe(
+      '2026年11月24日のお振込み',
     );
   });
 

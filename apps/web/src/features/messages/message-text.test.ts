@@ -16,6 +16,7 @@ const en = {
     new Intl.DateTimeFormat('en', { timeZone: 'Asia/Tokyo', dateStyle: 'medium', timeStyle: 'short' }).format(
       new Date(iso),
     ),
+  date: (iso: string) => iso,
 };
 
 const catalogue: Record<string, string> = {

@@ -43,6 +43,11 @@ export function formatDate(iso: string | Date, locale: Locale): string {
 export function formattersFor(locale: Locale): {
   money: (amount: Sen) => string;
   dateTime: (iso: string) => string;
+  date: (iso: string) => string;
 } {
-  return { money: (amount) => formatMoney(amount, locale), dateTime: (iso) => formatDateTime(iso, locale) };
+  return {
+    money: (amount) => formatMoney(amount, locale),
+    dateTime: (iso) => formatDateTime(iso, locale),
+    date: (iso) => formatDate(iso, locale),
+  };
 }
