@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /**
- * Dependency boundaries (DESIGN.md §3, ADR 0019), checked by core ESLint's no-restricted-imports: contract
+ * Dependency boundaries (docs/ARCHITECTURE.md, ADR 0019), checked by core ESLint's no-restricted-imports: contract
  * imports nothing of ours, the client core only the contract; web and server never import each other, nor
  * the console. In the web app shared <- domains <- features <- app: shared imports nothing above it, a
  * domain (trading, market) imports only shared, a feature imports domains and shared but no other feature,
