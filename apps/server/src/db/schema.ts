@@ -15,6 +15,11 @@ import {
 
 import type { LedgerMemoParams } from '@kabuto/contract';
 
+/** The account a cash holding is kept in (issue 23): 特定口座, 一般口座 or NISA (成長投資枠). */
+export const TAX_ACCOUNTS = ['specific', 'general', 'nisa'] as const;
+/** Cash (現物), 制度信用 (standard margin: 6-month repayment) or 一般信用 (general margin). */
+export const MARGIN_TYPES = ['cash', 'standard', 'general'] as const;
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable(
@@ -239,6 +244,10 @@ export const orders = pgTable(
     venue: text('venue', { enum: ['exchange', 'pts'] })
       .notNull()
       .default('exchange'),
+    /** the account the shares are bought into or sold from (margin: specific or general) */
+    taxAccount: text('tax_account', { enum: TAX_ACCOUNTS }).notNull().default('specific'),
+    /** 現物 or the kind of 信用 */
+    marginType: text('margin_type', { enum: MARGIN_TYPES }).notNull().default('cash'),
     positionId: integer('position_id'),
     status: text('status', { enum: ['pending', 'filled', 'cancelled', 'rejected'] }).notNull(),
     fillPrice: bigint('fill_price', { mode: 'number' }),
@@ -269,6 +278,13 @@ export const positions = pgTable(
     direction: text('direction', { enum: ['long', 'short'] }).notNull(),
     leverage: integer('leverage').notNull(),
     dayTrade: boolean('day_trade').notNull().default(false),
+    /** the account it is held in: one cash holding per (user, code, account); a margin 建玉 per opening order */
+    taxAccount: text('tax_account', { enum: TAX_ACCOUNTS }).notNull().default('specific'),
+    marginType: text('margin_type', { enum: MARGIN_TYPES }).notNull().default('cash'),
+    /** 取得価額: what the shares held cost, fees included (sen); the tax cost basis, by moving average */
+    bookValue: bigint('book_value', { mode: 'number' }).notNull().default(0),
+    /** 制度信用: the repayment deadline (six months after opening); null otherwise */
+    repayDeadline: timestamp('repay_deadline', { withTimezone: true }),
     status: text('status', { enum: ['holding', 'closed'] }).notNull(),
     quantity: integer('quantity').notNull(),
     /** shares in pending close orders */
@@ -346,6 +362,21 @@ export const identityVerifications = pgTable(
       .notNull()
       .references(() => users.id),
     fullName: text('full_name').notNull(),
+    /** the reading of the name in full-width katakana, normalised (バンク口座名義と照合する) */
+    fullNameKana: text('full_name_kana'),
+    /** YYYY-MM-DD */
+    birthDate: text('birth_date'),
+    /** the account application's answers (address, occupation, income, assets, experience, purpose...) */
+    profile: jsonb('profile').$type<Record<string, unknown>>(),
+    documentType: text('document_type', {
+      enum: ['my_number_card', 'driving_licence', 'passport', 'residence_card'],
+    }),
+    /** the My Number, AES-256-GCM encrypted (iv.tag.ciphertext, base64url); never stored in the clear */
+    myNumberCipher: text('my_number_cipher'),
+    myNumberLast4: text('my_number_last4'),
+    /** 特定口座: with withholding, without, or none (一般口座 only) */
+    specificAccount: text('specific_account', { enum: ['withholding', 'no_withholding', 'none'] }),
+    openNisa: boolean('open_nisa'),
     idNumber: text('id_number').notNull(),
     frontUploadId: text('front_upload_id')
       .notNull()
@@ -375,6 +406,12 @@ export const bankAccounts = pgTable(
       .references(() => users.id),
     holderName: text('holder_name').notNull(),
     accountNumber: text('account_number').notNull(),
+    /** 金融機関コード (4 digits, Zengin); null for accounts added before the Zengin data */
+    bankCode: text('bank_code'),
+    /** 預金種目 */
+    accountType: text('account_type', { enum: ['ordinary', 'checking', 'savings'] })
+      .notNull()
+      .default('ordinary'),
     bankName: text('bank_name').notNull(),
     branchName: text('branch_name').notNull(),
     branchNumber: text('branch_number').notNull(),
@@ -427,6 +464,11 @@ export const deposits = pgTable(
       .notNull()
       .default('pending'),
     ...reviewed(),
+    /** the bank transfer it was matched with (deposit reconciliation); null while unmatched */
+    transferId: integer('transfer_id'),
+    /** approving a deposit with no matching transfer takes a reason and a second operator */
+    firstApprovedBy: integer('first_approved_by'),
+    firstApprovedAt: timestamp('first_approved_at', { withTimezone: true }),
     entryId: integer('entry_id').references(() => journalEntries.id),
     createdAt: createdAt(),
   },
@@ -538,3 +580,101 @@ export const settings = pgTable('settings', {
   updatedBy: integer('updated_by').references(() => operators.id),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The brokerage account (証券総合口座) opened when an account application passes review: which tax accounts
+ * it has and which is the default for new cash orders. What it may do beyond cash trading (margin, short
+ * selling, loans) is decided from the application's profile by the published suitability rules.
+ */
+export const brokerageAccounts = pgTable('brokerage_accounts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  /** the application that opened it */
+  identityId: integer('identity_id').references(() => identityVerifications.id),
+  specificAccount: text('specific_account', { enum: ['withholding', 'no_withholding', 'none'] }).notNull(),
+  nisaOpenedAt: timestamp('nisa_opened_at', { withTimezone: true }),
+  defaultTaxAccount: text('default_tax_account', { enum: TAX_ACCOUNTS }).notNull(),
+  openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Every realized sale or repayment (譲渡), for tax and the annual trade report (年間取引報告書): what it
+ * brought (fees deducted), what the shares cost (取得費, by moving average), and the gain. Append-only.
+ */
+export const realizations = pgTable(
+  'realizations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    taxAccount: text('tax_account', { enum: TAX_ACCOUNTS }).notNull(),
+    marginType: text('margin_type', { enum: MARGIN_TYPES }).notNull(),
+    code: text('code').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** 譲渡の対価: the proceeds (sen) */
+    proceeds: bigint('proceeds', { mode: 'number' }).notNull(),
+    /** 取得費及び譲渡費用: cost basis plus the selling fee (sen) */
+    cost: bigint('cost', { mode: 'number' }).notNull(),
+    /** proceeds − cost (sen) */
+    gain: bigint('gain', { mode: 'number' }).notNull(),
+    /** the tax year: the calendar year in Tokyo */
+    year: integer('year').notNull(),
+    realizedAt: timestamp('realized_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('realizations_user_year_idx').on(t.userId, t.year, t.taxAccount)],
+);
+
+/** A bank statement file of the firm's incoming transfers, imported by an operator (deposit reconciliation). */
+export const bankStatements = pgTable(
+  'bank_statements',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    filename: text('filename').notNull(),
+    /** SHA-256 of the file: the same file is imported once */
+    sha256: text('sha256').notNull(),
+    format: text('format').notNull(),
+    lines: integer('lines').notNull(),
+    importedBy: integer('imported_by')
+      .notNull()
+      .references(() => operators.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('bank_statements_sha256_uq').on(t.sha256)],
+);
+
+/** One incoming transfer of an imported statement, and what it was matched with. */
+export const bankTransfers = pgTable(
+  'bank_transfers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    statementId: integer('statement_id')
+      .notNull()
+      .references(() => bankStatements.id),
+    /** the bank's reference of the transfer: a transfer is imported once, whatever file carries it */
+    bankRef: text('bank_ref').notNull(),
+    /** YYYY-MM-DD */
+    transferDate: text('transfer_date').notNull(),
+    /** sen */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** 振込依頼人名 as the bank sent it (half-width katakana, usually) */
+    payerName: text('payer_name').notNull(),
+    /** the virtual account number (振込先口座) the customer transferred to */
+    virtualAccount: text('virtual_account').notNull(),
+    userId: integer('user_id').references(() => users.id),
+    status: text('status', { enum: ['unmatched', 'matched', 'credited', 'ignored'] })
+      .notNull()
+      .default('unmatched'),
+    depositId: integer('deposit_id').references(() => deposits.id),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('bank_transfers_bank_ref_uq').on(t.bankRef),
+    index('bank_transfers_status_idx').on(t.status, t.id),
+  ],
+);

@@ -9,11 +9,19 @@ import { ledgerAccounts, ledgerHeads } from '../../db/schema.js';
  *
  * User accounts: `cash` (free to trade or withdraw), `reserved` (held by pending orders), `margin` (collateral
  * of open margin positions), `withdrawing` (withdrawals filed and not yet paid out). House accounts:
- * `demo_funding`, `market_settlement`, `fees`, `bank_clearing` (money on its way to or from users' banks).
+ * `demo_funding`, `market_settlement`, `fees`, `bank_clearing` (money on its way to or from users' banks),
+ * `tax_withholding_national` and `tax_withholding_local` (tax withheld in 特定口座 until it is paid over).
  */
 export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
 export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
-export const HOUSE_ACCOUNT_KINDS = ['demo_funding', 'market_settlement', 'fees', 'bank_clearing'] as const;
+export const HOUSE_ACCOUNT_KINDS = [
+  'demo_funding',
+  'market_settlement',
+  'fees',
+  'bank_clearing',
+  'tax_withholding_national',
+  'tax_withholding_local',
+] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
 
 export class LedgerError extends Error {}
