@@ -18,6 +18,17 @@ export const MARGIN_RULES = {
 } as const;
 
 export const ZDirection = z.enum(['long', 'short']);
+/**
+ * The account cash shares are held in (issue 23): 特定口座 (specific), 一般口座 (general) or NISA's
+ * 成長投資枠 (nisa). Margin positions are held in the specific or the general account, never in NISA.
+ */
+export const TAX_ACCOUNTS = ['specific', 'general', 'nisa'] as const;
+export const ZTaxAccount = z.enum(TAX_ACCOUNTS, { error: 'validation.taxAccount' });
+export type TaxAccount = (typeof TAX_ACCOUNTS)[number];
+/** 現物 (cash), 制度信用 (standard margin: repaid within six months) or 一般信用 (general margin). */
+export const MARGIN_TYPES = ['cash', 'standard', 'general'] as const;
+export const ZMarginType = z.enum(MARGIN_TYPES, { error: 'validation.marginType' });
+export type MarginType = (typeof MARGIN_TYPES)[number];
 export const ZPriceType = z.enum(['market', 'limit']);
 
 // POST /api/trade/placeOrder: opens a position (long = buy up, short = buy down)
@@ -48,10 +59,25 @@ export const ZPlaceOrderRequest = z
     day_trade: z.boolean().default(false),
     /** exchange (TSE sessions) or pts (the 8:20-16:00 PTS session: cash buys, filled as applications) */
     venue: z.enum(['exchange', 'pts']).default('exchange'),
+    /** the account: absent means the customer's default (chosen at account opening) */
+    account: ZTaxAccount.optional(),
+    /**
+     * 現物, 制度信用 or 一般信用. Absent: cash for a long order at leverage 1, else standard margin (the wire
+     * before issue 23). A cash order is a long order at leverage 1.
+     */
+    margin_type: ZMarginType.optional(),
   })
   .refine((o) => (o.price_type === 'limit') === (o.price !== undefined), {
     error: 'validation.priceRequired',
     path: ['price'],
+  })
+  .refine((o) => o.margin_type !== 'cash' || (o.direction === 'long' && o.leverage === 1), {
+    error: 'validation.cashIsLong',
+    path: ['margin_type'],
+  })
+  .refine((o) => o.account !== 'nisa' || (o.margin_type ?? 'cash') === 'cash', {
+    error: 'validation.nisaCashOnly',
+    path: ['account'],
   });
 export type TPlaceOrderRequest = z.input<typeof ZPlaceOrderRequest>;
 
@@ -92,6 +118,8 @@ export const ZOrder = z.object({
   leverage: z.number().int(),
   day_trade: z.boolean(),
   venue: z.enum(['exchange', 'pts']),
+  account: ZTaxAccount,
+  margin_type: ZMarginType,
   position_id: z.number().int().nullable(),
   status: ZOrderStatus,
   fill_price: ZSenAmount.nullable(),
@@ -118,6 +146,13 @@ export const ZPosition = z.object({
   direction: ZDirection,
   leverage: z.number().int(),
   day_trade: z.boolean(),
+  /** cash holdings: one per (code, account), at a moving-average cost; margin: one 建玉 per opening order */
+  account: ZTaxAccount,
+  margin_type: ZMarginType,
+  /** 取得価額: what the shares held cost, fees included (cash holdings; the tax cost basis) */
+  book_value: ZSenAmount,
+  /** 制度信用: the date by which it must be repaid (returned or closed); null otherwise */
+  repay_deadline: z.string().nullable(),
   status: z.enum(['holding', 'closing', 'closed']),
   /** shares still held */
   quantity: z.number().int(),

@@ -281,6 +281,9 @@ export async function placeOrder<T = never>(
     leverage: request.leverage,
     dayTrade: request.day_trade ?? false,
     venue,
+    // the wire before issue 23's tax accounts: what the columns' defaults said
+    taxAccount: request.account ?? ('specific' as const),
+    marginType: request.margin_type ?? (margin ? ('standard' as const) : ('cash' as const)),
     reason: null,
     createdAt: now,
     cancelledAt: null,

@@ -82,6 +82,8 @@ const placed: TOrder = {
   leverage: 1,
   day_trade: false,
   venue: 'exchange',
+  account: 'specific',
+  margin_type: 'cash',
   position_id: null,
   status: 'filled',
   fill_price: sen(300_500),
