@@ -122,6 +122,7 @@ export const en = {
     marginType: 'Choose cash, standard margin or general margin',
     cashIsLong: 'A cash order is a buy at 1× (no margin)',
     nisaCashOnly: 'NISA holds cash purchases only: margin trading is not available in NISA',
+    specificAccount: 'Choose whether to open a specific account, with or without withholding',
     quantityTooBig: 'The quantity is too large',
     leverageRange: 'The leverage must be 1, 2 or 3',
     dateFormat: 'Use a date such as 2026-11-24',

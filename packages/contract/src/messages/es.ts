@@ -121,6 +121,7 @@ export const es = {
     marginType: 'Elija contado, margen estándar o margen general',
     cashIsLong: 'Una orden al contado es una compra sin margen',
     nisaCashOnly: 'En NISA solo se compran acciones al contado: no se puede operar con margen',
+    specificAccount: 'Indique si abre una cuenta específica, con o sin retención',
     quantityTooBig: 'La cantidad es demasiado grande',
     leverageRange: 'El apalancamiento debe ser 1, 2 o 3',
     dateFormat: 'Use una fecha como 2026-11-24',

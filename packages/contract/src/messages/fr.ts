@@ -122,6 +122,7 @@ export const fr = {
     marginType: 'Choisissez comptant, marge standard ou marge générale',
     cashIsLong: 'Un ordre au comptant est un achat sans marge',
     nisaCashOnly: 'Le NISA ne détient que des achats au comptant : pas de marge dans un NISA',
+    specificAccount: 'Indiquez si vous ouvrez un compte spécifique, avec ou sans retenue à la source',
     quantityTooBig: 'La quantité est trop grande',
     leverageRange: 'L’effet de levier doit être de 1, 2 ou 3',
     dateFormat: 'Utilisez une date comme 2026-11-24',

@@ -117,6 +117,7 @@ export const ja = {
     marginType: '現物・制度信用・一般信用のいずれかを選んでください',
     cashIsLong: '現物取引は買付のみで、信用取引の設定はできません',
     nisaCashOnly: 'NISA口座では現物買付のみ可能です（信用取引はできません）',
+    specificAccount: '特定口座の開設（源泉徴収あり・なし）を選んでください',
     quantityTooBig: '数量が大きすぎます',
     leverageRange: 'レバレッジは1倍・2倍・3倍から選んでください',
     dateFormat: '日付は2026-11-24の形式で入力してください',

@@ -113,6 +113,7 @@ export const zhHans = {
     marginType: '请选择现货、制度信用或一般信用',
     cashIsLong: '现货交易只能买入，不能使用信用交易',
     nisaCashOnly: 'NISA 账户只能现货买入，不能进行信用交易',
+    specificAccount: '请选择是否开设特定账户（代扣税或不代扣税）',
     quantityTooBig: '数量过大',
     leverageRange: '杠杆倍数只能是1、2或3倍',
     dateFormat: '请使用 2026-11-24 这样的日期格式',

@@ -113,6 +113,7 @@ export const zhHant = {
     marginType: '請選擇現股、制度信用或一般信用',
     cashIsLong: '現股交易只能買進，不能使用信用交易',
     nisaCashOnly: 'NISA 帳戶只能現股買進，不能進行信用交易',
+    specificAccount: '請選擇是否開設特定帳戶（代扣稅或不代扣稅）',
     quantityTooBig: '數量過大',
     leverageRange: '槓桿倍數只能是 1、2 或 3 倍',
     dateFormat: '請使用 2026-11-24 這樣的日期格式',
