@@ -62,7 +62,7 @@ import {
  * the house).
  */
 function openingFill(
-  order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'reserved'>,
+  order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'marginType' | 'reserved'>,
   price: Sen,
   fees: FeeSchedule,
 ) {
@@ -86,7 +86,10 @@ function openingFill(
 
 /** The position a fill opens. */
 function openedPosition(
-  order: Pick<OrderRow, 'userId' | 'code' | 'direction' | 'leverage' | 'dayTrade' | 'quantity'>,
+  order: Pick<
+    OrderRow,
+    'userId' | 'code' | 'direction' | 'leverage' | 'dayTrade' | 'quantity' | 'marginType'
+  >,
   price: Sen,
   collateral: Sen,
   now: Date,
@@ -97,6 +100,7 @@ function openedPosition(
     direction: order.direction,
     leverage: order.leverage,
     dayTrade: order.dayTrade,
+    marginType: order.marginType,
     status: 'holding',
     quantity: order.quantity,
     avgPrice: price,
@@ -121,6 +125,7 @@ type WriteOrderParams = EntryParams &
     leverage: number;
     dayTrade: boolean;
     venue: string;
+    marginType: string;
     positionId: number | null;
     status: string;
     fillPrice: number | null;
@@ -142,21 +147,24 @@ const writeOrderStatement = statement<WriteOrderParams>(
   (p) => `with ${entryCtes(p)}, ${messageCte(p)}, ${answerCte(p)},
     opened as (
       insert into positions (id, user_id, code, direction, leverage, day_trade, status, quantity, avg_price,
-        collateral, opened_at)
+        collateral, opened_at, margin_type)
       overriding system value
       select ${p('positionId')}::int, ${p('userId')}::int, ${p('code')}::text, ${p('direction')}::text,
         ${p('leverage')}::int, ${p('dayTrade')}::boolean, 'holding', ${p('quantity')}::int,
-        ${p('fillPrice')}::bigint, ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz
+        ${p('fillPrice')}::bigint, ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz,
+        ${p('marginType')}::text
       where ${p('positionId')}::int is not null
     )
     insert into orders (id, order_no, user_id, code, kind, direction, side, price_type, limit_price, quantity,
-      leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at, filled_at)
+      leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at, filled_at,
+      margin_type)
     overriding system value
     values (${p('id')}::int, ${p('orderNo')}::text, ${p('userId')}::int, ${p('code')}::text, ${p('kind')}::text,
       ${p('direction')}::text, ${p('side')}::text, ${p('priceType')}::text, ${p('limitPrice')}::bigint,
       ${p('quantity')}::int, ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('venue')}::text,
       ${p('positionId')}::int, ${p('status')}::text, ${p('fillPrice')}::bigint, ${p('principal')}::bigint,
-      ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)`,
+      ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz,
+      ${p('marginType')}::text)`,
 );
 
 /**
@@ -224,7 +232,12 @@ export async function placeOrder<T = never>(
     request.price === undefined ? null : checkLimitPrice(request.price, quote, topix500, deps.locale);
   const session = sessionState(now, { mode: deps.market.clockMode });
   const venue = request.venue ?? 'exchange';
-  if (venue === 'pts' && (request.direction === 'short' || request.leverage > 1)) {
+  const marginRequest = isMargin({
+    leverage: request.leverage,
+    direction: request.direction,
+    ...(request.margin_type === undefined ? {} : { marginType: request.margin_type }),
+  });
+  if (venue === 'pts' && marginRequest) {
     throw new AppError('PTS_CASH_ONLY');
   }
   const open = venueOpen(venue, session);
@@ -236,7 +249,7 @@ export async function placeOrder<T = never>(
     limitPrice: limit,
   };
   const fillNow = executablePrice(draft, quote, open);
-  const margin = isMargin({ leverage: request.leverage, direction: request.direction });
+  const margin = marginRequest;
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
   const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
   const principal = principalOf(refPrice, request.quantity);
