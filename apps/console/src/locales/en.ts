@@ -239,9 +239,9 @@ export const en = {
   positions: {
     show: 'Show',
     holding: 'Held',
-    closed: 'Closed',
+    closed: 'Sold / closed',
     stock: 'Stock',
-    direction: 'Direction',
+    direction: 'Kind',
     quantity: 'Shares',
     avgPrice: 'Average price',
     lastPrice: 'Last price',
@@ -333,6 +333,36 @@ export const en = {
     path: 'Field',
     kinds: { added: 'Added', removed: 'Removed', changed: 'Changed' },
     system: 'System',
+  },
+  ticket: {
+    trade: {
+      cashBuy: 'Buy',
+      cashSell: 'Sell',
+      marginOpenLong: 'Margin buy',
+      marginOpenShort: 'Short sell',
+      marginCloseLong: 'Close (sell to repay)',
+      marginCloseShort: 'Close (buy to cover)',
+    },
+    position: {
+      cash: 'Cash',
+      long: 'Margin long',
+      short: 'Short',
+    },
+    marginType: {
+      cash: 'Cash',
+      standard: 'Standardized margin',
+      general: 'Negotiable margin',
+    },
+    account: {
+      specific: 'Specified account (tokutei)',
+      general: 'General account (ippan)',
+      nisa: 'NISA (growth quota)',
+    },
+    rate: 'collateral {{rate}}%',
+    dayTrade: 'Day trade',
+    tradeColumn: 'Trade',
+    accountColumn: 'Account',
+    kindColumn: 'Kind',
   },
 } as const;
 

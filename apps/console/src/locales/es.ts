@@ -237,9 +237,9 @@ export const es = {
   positions: {
     show: 'Mostrar',
     holding: 'Abiertas',
-    closed: 'Cerradas',
+    closed: 'Vendidas / cerradas',
     stock: 'Valor',
-    direction: 'Dirección',
+    direction: 'Tipo',
     quantity: 'Acciones',
     avgPrice: 'Precio medio',
     lastPrice: 'Último precio',
@@ -331,5 +331,35 @@ export const es = {
     path: 'Campo',
     kinds: { added: 'Añadido', removed: 'Eliminado', changed: 'Modificado' },
     system: 'Sistema',
+  },
+  ticket: {
+    trade: {
+      cashBuy: 'Compra',
+      cashSell: 'Venta',
+      marginOpenLong: 'Compra a crédito',
+      marginOpenShort: 'Venta en corto',
+      marginCloseLong: 'Cierre: venta de la compra a crédito',
+      marginCloseShort: 'Cierre: recompra del corto',
+    },
+    position: {
+      cash: 'Contado',
+      long: 'Compra a crédito',
+      short: 'Venta en corto',
+    },
+    marginType: {
+      cash: 'Contado',
+      standard: 'Crédito estandarizado',
+      general: 'Crédito negociado',
+    },
+    account: {
+      specific: 'Cuenta específica (tokutei)',
+      general: 'Cuenta general (ippan)',
+      nisa: 'NISA (cupo de crecimiento)',
+    },
+    rate: 'garantía {{rate}} %',
+    dayTrade: 'Intradía',
+    tradeColumn: 'Operación',
+    accountColumn: 'Cuenta',
+    kindColumn: 'Tipo',
   },
 } as const satisfies UiMessages;

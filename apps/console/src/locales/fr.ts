@@ -237,9 +237,9 @@ export const fr = {
   positions: {
     show: 'Afficher',
     holding: 'Ouvertes',
-    closed: 'Clôturées',
+    closed: 'Vendues / clôturées',
     stock: 'Valeur',
-    direction: 'Sens',
+    direction: 'Type',
     quantity: 'Actions',
     avgPrice: 'Prix moyen',
     lastPrice: 'Dernier cours',
@@ -331,5 +331,35 @@ export const fr = {
     path: 'Champ',
     kinds: { added: 'Ajouté', removed: 'Supprimé', changed: 'Modifié' },
     system: 'Système',
+  },
+  ticket: {
+    trade: {
+      cashBuy: 'Achat',
+      cashSell: 'Vente',
+      marginOpenLong: 'Achat à découvert',
+      marginOpenShort: 'Vente à découvert',
+      marginCloseLong: 'Clôture : revente (remboursement)',
+      marginCloseShort: 'Clôture : rachat (remboursement)',
+    },
+    position: {
+      cash: 'Comptant',
+      long: 'Achat à découvert',
+      short: 'Vente à découvert',
+    },
+    marginType: {
+      cash: 'Comptant',
+      standard: 'Crédit standardisé',
+      general: 'Crédit négocié',
+    },
+    account: {
+      specific: 'Compte spécifique (tokutei)',
+      general: 'Compte général (ippan)',
+      nisa: 'NISA (enveloppe croissance)',
+    },
+    rate: 'couverture {{rate}} %',
+    dayTrade: 'Intrajournalier',
+    tradeColumn: 'Opération',
+    accountColumn: 'Compte',
+    kindColumn: 'Type',
   },
 } as const satisfies UiMessages;

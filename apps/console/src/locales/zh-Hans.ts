@@ -236,9 +236,9 @@ export const zhHans = {
   positions: {
     show: '显示',
     holding: '持有中',
-    closed: '已平仓',
+    closed: '已卖出/已了结',
     stock: '股票',
-    direction: '方向',
+    direction: '类型',
     quantity: '股数',
     avgPrice: '持仓均价',
     lastPrice: '现价',
@@ -247,7 +247,7 @@ export const zhHans = {
     realizedPl: '已实现盈亏',
     statuses: { holding: '持有中', closing: '平仓中', closed: '已平仓' },
     openedAt: '开仓时间',
-    dayTrade: '日内交易',
+    dayTrade: '日内信用',
   },
   settings: {
     title: '设置',
@@ -329,5 +329,35 @@ export const zhHans = {
     path: '字段',
     kinds: { added: '新增', removed: '删除', changed: '修改' },
     system: '系统',
+  },
+  ticket: {
+    trade: {
+      cashBuy: '现货买入',
+      cashSell: '现货卖出',
+      marginOpenLong: '融资买入',
+      marginOpenShort: '融券卖出',
+      marginCloseLong: '卖券还款',
+      marginCloseShort: '买券还券',
+    },
+    position: {
+      cash: '现货',
+      long: '融资持仓',
+      short: '融券持仓',
+    },
+    marginType: {
+      cash: '现货',
+      standard: '制度信用',
+      general: '一般信用',
+    },
+    account: {
+      specific: '特定账户',
+      general: '一般账户',
+      nisa: 'NISA（成长投资额度）',
+    },
+    rate: '保证金比例 {{rate}}%',
+    dayTrade: '日内信用',
+    tradeColumn: '交易',
+    accountColumn: '账户类型',
+    kindColumn: '类型',
   },
 } as const satisfies UiMessages;

@@ -236,9 +236,9 @@ export const zhHant = {
   positions: {
     show: '顯示',
     holding: '持有中',
-    closed: '已平倉',
+    closed: '已賣出／已償還',
     stock: '股票',
-    direction: '方向',
+    direction: '類別',
     quantity: '股數',
     avgPrice: '平均成本',
     lastPrice: '現價',
@@ -247,7 +247,7 @@ export const zhHant = {
     realizedPl: '已實現損益',
     statuses: { holding: '持有中', closing: '平倉中', closed: '已平倉' },
     openedAt: '建倉時間',
-    dayTrade: '當沖',
+    dayTrade: '當日沖銷',
   },
   settings: {
     title: '設定',
@@ -329,5 +329,35 @@ export const zhHant = {
     path: '欄位',
     kinds: { added: '新增', removed: '刪除', changed: '修改' },
     system: '系統',
+  },
+  ticket: {
+    trade: {
+      cashBuy: '現股買進',
+      cashSell: '現股賣出',
+      marginOpenLong: '融資買進',
+      marginOpenShort: '融券賣出',
+      marginCloseLong: '融資賣出償還',
+      marginCloseShort: '融券買進償還',
+    },
+    position: {
+      cash: '現股',
+      long: '融資',
+      short: '融券',
+    },
+    marginType: {
+      cash: '現股',
+      standard: '制度信用',
+      general: '一般信用',
+    },
+    account: {
+      specific: '特定帳戶',
+      general: '一般帳戶',
+      nisa: 'NISA（成長投資額度）',
+    },
+    rate: '保證金成數 {{rate}}%',
+    dayTrade: '當日沖銷',
+    tradeColumn: '交易',
+    accountColumn: '帳戶類別',
+    kindColumn: '類別',
   },
 } as const satisfies UiMessages;

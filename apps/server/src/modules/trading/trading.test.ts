@@ -108,7 +108,10 @@ describe('cash trading', () => {
       price_type: 'market',
       quantity: 300,
     });
-    expect(tooMany).toMatchObject({ code: 1211, msg: 'You can close at most 200 shares of this position' });
+    expect(tooMany).toMatchObject({
+      code: 1211,
+      msg: 'You can sell or close at most 200 shares of this position',
+    });
   });
 
   it('holds cash for a limit order, then fills it when the market reaches the price', async () => {

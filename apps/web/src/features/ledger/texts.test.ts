@@ -79,7 +79,7 @@ describe('transaction log texts', () => {
     expect(movementOpening(i18n.t, hold, '¥2,000,000')).toBeNull();
     expect(movementOpening(i18n.t, { ...hold, cash: sen(0) }, '¥2,000,000')).toBe('申請額：¥2,000,000');
     // An order: executed reads as what it did, otherwise as an order with its state.
-    expect(movementTitle(i18n.t, { kind: 'order_reserve', state: 'trade_buy' })).toBe('買付');
+    expect(movementTitle(i18n.t, { kind: 'order_reserve', state: 'trade_buy' })).toBe('現物買');
     expect(movementTitle(i18n.t, { kind: 'order_reserve', state: 'order_release' })).toBe('注文');
     expect(movementState(i18n.t, { state: 'order_release' })).toBe('取消');
     expect(movementTitle(i18n.t, { kind: 'deposit', state: 'deposit' })).toBe('入金');
@@ -134,7 +134,7 @@ describe('transaction log texts', () => {
     expect(memoText(i18n.t, fmt, { kind: 'trade_buy', memo: null, params: null })).toBeNull();
     expect(memoText(i18n.t, fmt, { kind: 'deposit', memo: '', params: null })).toBeNull();
     expect(memoText(i18n.t, fmt, { kind: 'trade_buy', memo: null, params: SAMPLE_PARAMS.trade_buy })).toBe(
-      '7203 100株を￥3,040で買付（注文2026112400000123）',
+      '現物買：7203 100株 @ ￥3,040（注文2026112400000123）',
     );
     expect(memoText(i18n.t, fmt, { kind: 'deposit', memo: null, params: SAMPLE_PARAMS.deposit })).toBe(
       '2026年11月24日のお振込み',

@@ -4,6 +4,7 @@ import { Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { dateTimeText, yenText } from '@/shared/format';
 import { useLocale } from '@/shared/locale';
+import { orderTradeText } from '@/shared/trade-labels';
 import { ordersQuery } from '../users-api';
 
 type TFn = ReturnType<typeof useLocale>['t'];
@@ -14,11 +15,11 @@ function orderColumns(t: TFn, locale: Locale): ColumnsType<TOrder> {
     { title: t('orders.orderNo'), dataIndex: 'order_no', key: 'no' },
     { title: t('orders.stock'), key: 'stock', render: (_, o) => `${o.code} ${o.name}` },
     {
-      title: t('orders.side'),
+      title: t('ticket.tradeColumn'),
       key: 'side',
-      render: (_, o) =>
-        `${t(`orders.sides.${o.side}`)} · ${t(`orders.kinds.${o.kind}`)} · ${t(`orders.directions.${o.direction}`)}${o.leverage > 1 ? ` ×${o.leverage}` : ''}`,
+      render: (_, o) => orderTradeText(t, o),
     },
+    { title: t('ticket.accountColumn'), key: 'account', render: (_, o) => t(`ticket.account.${o.account}`) },
     { title: t('orders.priceType'), key: 'type', render: (_, o) => t(`orders.priceTypes.${o.price_type}`) },
     { title: t('orders.venue'), key: 'venue', render: (_, o) => t(`orders.venues.${o.venue}`) },
     { title: t('orders.quantity'), dataIndex: 'quantity', key: 'qty', align: 'right' },

@@ -5,6 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { dateTimeText, yenText } from '@/shared/format';
 import { useLocale } from '@/shared/locale';
+import { positionKindText } from '@/shared/trade-labels';
 import { positionsQuery } from '../users-api';
 
 export function PositionsTab({ userId }: { userId: number }) {
@@ -16,9 +17,9 @@ export function PositionsTab({ userId }: { userId: number }) {
     {
       title: t('positions.direction'),
       key: 'direction',
-      render: (_, p) =>
-        `${t(`orders.directions.${p.direction}`)}${p.leverage > 1 ? ` ×${p.leverage}` : ''}${p.day_trade ? ` · ${t('positions.dayTrade')}` : ''}`,
+      render: (_, p) => positionKindText(t, p),
     },
+    { title: t('ticket.accountColumn'), key: 'account', render: (_, p) => t(`ticket.account.${p.account}`) },
     { title: t('positions.quantity'), dataIndex: 'quantity', key: 'qty', align: 'right' },
     {
       title: t('positions.avgPrice'),

@@ -15,7 +15,7 @@ import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { useStock } from '../live-stock';
 import { selectQuote, type StockInfo } from '../stock-selectors';
 
-/** The order form below the chart: open a long (買い建て) or short (売り建て) position in lots of 100. */
+/** The order form below the chart: 現物買 (cash) by default, or 信用新規買 / 信用新規売 (margin), in lots of 100. */
 export function OrderPanel({ stock }: { stock: StockInfo }) {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
