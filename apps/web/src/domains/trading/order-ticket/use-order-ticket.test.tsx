@@ -2,7 +2,9 @@
 import {
   sen,
   MESSAGES,
+  type TBrokerageAccount,
   type TMarketStatus,
+  type TNisaQuota,
   type TOrder,
   type TQuote,
   type TTradingRules,
@@ -17,6 +19,7 @@ import { i18n, initI18n } from '@/shared/i18n/i18n';
 import { marketStatusKey } from '@/shared/market-clock/market-status';
 import { sessionStore } from '@/shared/session/session';
 import { showSuccess, showToast } from '@/shared/ui/toast';
+import { taxAccountKeys } from '../tax-accounts-api';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 // The toasts are antd-mobile's portals; the test reads what they were asked to say.
@@ -278,5 +281,143 @@ describe('order ticket hook: idempotent retry', () => {
     expect(given.confirm).toHaveBeenCalledOnce();
     expect(showToast).toHaveBeenLastCalledWith('Not enough cash', 2000);
     expect(showSuccess).not.toHaveBeenCalled();
+  });
+});
+
+describe('order ticket hook: the least risky start, margin fields and accounts (issue 23)', () => {
+  const brokerage: TBrokerageAccount = {
+    status: 'open',
+    opened_at: '2026-11-01T00:00:00.000Z',
+    specific_account: 'withholding',
+    nisa: true,
+    default_account: 'nisa',
+    accounts: ['specific', 'nisa'],
+    suitability: {
+      margin: { allowed: true, unmet: [] },
+      short: { allowed: true, unmet: [] },
+      loans: { allowed: true, unmet: [] },
+    },
+  };
+  const quota: TNisaQuota = {
+    year: 2026,
+    annual_limit: sen(240_000_000),
+    annual_used: sen(220_000_000),
+    annual_remaining: sen(20_000_000),
+    lifetime_limit: sen(1_800_000_000),
+    growth_lifetime_limit: sen(1_200_000_000),
+    lifetime_used: sen(220_000_000),
+    lifetime_remaining: sen(1_580_000_000),
+    returning_next_year: sen(0),
+  };
+  const bodySent = () => {
+    const call = fetchMock.mock.calls.find(
+      ([url]) => typeof url === 'string' && url.startsWith('/api/trade/placeOrder'),
+    );
+    const body = call?.[1]?.body;
+    return JSON.parse(typeof body === 'string' ? body : 'null') as Record<string, unknown>;
+  };
+  const placedOnce = () =>
+    fetchMock.mockImplementationOnce(() =>
+      Promise.resolve(envelope(200, { code: 1, msg: 'OK', data: placed })),
+    );
+
+  it('starts as a cash buy of one lot, without an account when none is known', async () => {
+    const { result } = renderTicket(dialogs());
+    expect(result.current.kind).toBe('cash');
+    expect(result.current.direction).toBe('long');
+    expect(result.current.quantityText).toBe('100');
+    expect(result.current.fields).toEqual(['kind', 'priceType', 'price', 'quantity']);
+    placedOnce();
+    await act(() => result.current.submit());
+    expect(bodySent()).toEqual({
+      code: '7203',
+      direction: 'long',
+      price_type: 'market',
+      quantity: 100,
+      leverage: 1,
+      day_trade: false,
+      margin_type: 'cash',
+    });
+  });
+
+  it('offers the accounts held, defaults to the customer’s, shows the NISA quota left and warns above it', async () => {
+    queryClient.setQueryData(taxAccountKeys.brokerage(null), brokerage);
+    queryClient.setQueryData(taxAccountKeys.nisa(null), quota);
+    const { result } = renderTicket(dialogs());
+    expect(result.current.accounts).toEqual(['specific', 'nisa']);
+    expect(result.current.account).toBe('nisa');
+    expect(result.current.fields).toEqual(['kind', 'account', 'priceType', 'price', 'quantity']);
+    expect(result.current.nisa?.annual_remaining).toBe(20_000_000);
+    // 100 shares at the ask ¥3,005 is ¥300,500: more than the ¥200,000 left
+    expect(result.current.nisaOver).toBe(true);
+    act(() => {
+      result.current.chooseAccount('specific');
+    });
+    expect(result.current.account).toBe('specific');
+    expect(result.current.nisa).toBeNull();
+    expect(result.current.nisaOver).toBe(false);
+    placedOnce();
+    await act(() => result.current.submit());
+    expect(bodySent()).toMatchObject({ account: 'specific', margin_type: 'cash' });
+  });
+
+  it('a margin ticket: 制度信用, 信用新規買, 100% collateral first, its figures before the quantity, no NISA', async () => {
+    queryClient.setQueryData(taxAccountKeys.brokerage(null), brokerage);
+    const given = dialogs();
+    const { result } = renderTicket(given);
+    act(() => {
+      result.current.chooseKind('margin');
+    });
+    expect(result.current.marginType).toBe('standard');
+    expect(result.current.direction).toBe('long');
+    expect(result.current.leverage).toBe(1);
+    expect(result.current.accounts).toEqual(['specific']);
+    expect(result.current.account).toBe('specific');
+    const fields = result.current.fields;
+    expect(fields).toEqual([
+      'kind',
+      'marginType',
+      'side',
+      'account',
+      'collateralRate',
+      'marginFigures',
+      'priceType',
+      'price',
+      'quantity',
+      'dayTrade',
+    ]);
+    // a 100% collateral rate holds the whole value: ¥300,500 for 100 shares at the ask
+    expect(result.current.figures.collateral).toBe(30_050_000);
+    expect(result.current.repayDeadline).toMatch(/6 months/);
+    act(() => {
+      result.current.setLeverage(3);
+      result.current.setDirection('short');
+      result.current.setMarginType('general');
+    });
+    expect(result.current.repayDeadline).toBe(i18n.t('ticket.repayGeneral'));
+    placedOnce();
+    await act(() => result.current.submit());
+    expect(bodySent()).toEqual({
+      code: '7203',
+      direction: 'short',
+      price_type: 'market',
+      quantity: 100,
+      leverage: 3,
+      day_trade: false,
+      margin_type: 'general',
+      account: 'specific',
+    });
+    // the confirm dialog names the trade and says the amount of the position it opens
+    const [rows, notice] = given.confirmOrder.mock.calls[0] ?? [];
+    expect(rows).toContainEqual([i18n.t('trading.direction'), 'Short sell']);
+    expect(rows).toContainEqual([i18n.t('ticket.collateralRate'), '33%']);
+    expect(notice).toBe(i18n.t('ticket.marginConfirm', { amount: '¥299,900', collateral: '¥99,967' }));
+    // back to cash: a buy at leverage 1 again, and NISA is offered again
+    act(() => {
+      result.current.chooseKind('cash');
+    });
+    expect(result.current.leverage).toBe(1);
+    expect(result.current.direction).toBe('long');
+    expect(result.current.accounts).toEqual(['specific', 'nisa']);
   });
 });
