@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { ERRORS } from '@kabuto/contract';
 import { Button, List } from 'antd-mobile';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@kabuto/client/server-issues';
+import { applyRefusalToField, applyServerIssues } from '@kabuto/client/server-issues';
 import { navigateBack } from '@/shared/navigation/nav';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { PageLoading } from '@/shared/ui/page-loading';
@@ -59,6 +60,7 @@ function SetTxnPasswordForm() {
       },
       onError: (error) => {
         applyServerIssues(error, ['login_password', 'new_password', 'confirm_password'], form.setError);
+        applyRefusalToField(error, { [ERRORS.PASSWORD_WRONG.code]: 'login_password' }, form.setError);
       },
     });
   });
@@ -121,6 +123,7 @@ function ChangeTxnPasswordForm() {
       },
       onError: (error) => {
         applyServerIssues(error, ['old_password', 'new_password', 'confirm_password'], form.setError);
+        applyRefusalToField(error, { [ERRORS.TXN_PASSWORD_WRONG.code]: 'old_password' }, form.setError);
       },
     });
   });

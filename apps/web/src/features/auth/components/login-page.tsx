@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox } from 'antd-mobile';
+import { useId } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -23,6 +24,7 @@ export function LoginPage() {
   });
   const agree = useController({ control: form.control, name: 'agree' });
   const agreeError = agree.fieldState.error?.message;
+  const agreeId = useId();
 
   const onSubmit = form.handleSubmit((values) => {
     login.mutate(values, {
@@ -58,22 +60,31 @@ export function LoginPage() {
         maxLength={128}
       />
       <div className="agreement-field">
-        <Checkbox
-          checked={agree.field.value}
-          onChange={(checked) => {
-            agree.field.onChange(checked);
-          }}
-          style={{ '--icon-size': '18px', '--font-size': '13px', '--gap': '6px' }}
-        >
-          <Trans
-            i18nKey="login.agreeText"
-            components={{
-              ua: <Link to={doc('user')} />,
-              st: <Link to={doc('security')} />,
-              pp: <Link to={doc('privacy')} />,
+        {/*
+          The box and its sentence are apart: the box (antd-mobile's label around the input) ticks, the
+          sentence is the input's <label> (its accessible name), and a tap on a document link inside it opens
+          the document without ticking the box (a link is interactive content: the label does not activate).
+        */}
+        <div className="agreement-field__row">
+          <Checkbox
+            id={agreeId}
+            checked={agree.field.value}
+            onChange={(checked) => {
+              agree.field.onChange(checked);
             }}
+            style={{ '--icon-size': '18px', '--gap': '0' }}
           />
-        </Checkbox>
+          <label htmlFor={agreeId} className="agreement-field__text">
+            <Trans
+              i18nKey="login.agreeText"
+              components={{
+                ua: <Link to={doc('user')} />,
+                st: <Link to={doc('security')} />,
+                pp: <Link to={doc('privacy')} />,
+              }}
+            />
+          </label>
+        </div>
         {agreeError !== undefined && (
           <div className="text-field__error" role="alert">
             {tContract(agreeError)}

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  ERRORS,
   sen,
   type Locale,
   type TBankAccount,
@@ -11,7 +12,7 @@ import { Button, Dialog } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@kabuto/client/server-issues';
+import { applyRefusalToField, applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
@@ -226,6 +227,8 @@ function WithdrawalForm({
       void client.invalidateQueries({ queryKey: tradingKeys.ledger() });
     } catch (error) {
       applyServerIssues(error, ['amount', 'bank_account_id', 'txn_password'], form.setError);
+      // a wrong transaction password shows at its field, not only in the toast
+      applyRefusalToField(error, { [ERRORS.TXN_PASSWORD_WRONG.code]: 'txn_password' }, form.setError);
     } finally {
       setBusy(false);
     }
