@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSenAmount } from './account.js';
+import { ZTaxSettings } from './tax.js';
 import {
   ZBankAccount,
   ZBankAccountLogEntry,
@@ -209,9 +210,11 @@ export const ZSettings = z.object({
     number_prefix: z.string().regex(/^\d{1,2}$/),
   }),
   customer_service: z.array(ZServiceChannel).max(10),
+  /** tax rates, NISA limits and the 制度信用 repayment period (ADR 0021) */
+  tax: ZTaxSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service'] as const;
+export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

@@ -53,6 +53,12 @@ export const en = {
     POSITION_QUANTITY: 'You can close at most {{available}} shares of this position',
     STATEMENT_INVALID: 'This file is not a statement of this account',
     PTS_CASH_ONLY: 'PTS orders are cash purchases only: margin and short selling are not offered on PTS',
+    TAX_ACCOUNT_NOT_HELD: 'You do not hold a {{account}}: choose an account you hold',
+    NISA_ANNUAL_LIMIT:
+      "This exceeds NISA's annual growth quota of {{limit}}: {{remaining}} is left this year",
+    NISA_LIFETIME_LIMIT: "This exceeds NISA's lifetime limit of {{limit}}: {{remaining}} is left",
+    NISA_GROWTH_LIFETIME_LIMIT:
+      "This exceeds the lifetime limit of NISA's growth quota ({{limit}}): {{remaining}} is left",
     UPLOAD_EMPTY: 'The file is empty',
     UPLOAD_TOO_LARGE: 'The file is larger than 10 MB',
     UPLOAD_TYPE: 'Only JPEG, PNG or WebP photos can be uploaded',
@@ -158,6 +164,7 @@ export const en = {
     timeFormat: 'Use a time such as 09:00',
     windowOrder: 'The end must be after the start',
     httpsUrl: 'The address must start with https://',
+    taxYear: 'Choose a year such as 2026',
   },
   statement: {
     seq: 'No.',
@@ -186,6 +193,10 @@ export const en = {
     withdrawal_hold: 'Withdrawal to {{bank}} {{account}}',
     withdrawal_paid: 'Withdrawal no. {{withdrawal_id}} sent to your bank account',
     withdrawal_release: 'Withdrawal no. {{withdrawal_id}} rejected: returned to cash',
+    tax_withheld:
+      'Tax withheld on your {{year}} gains in the specific account (order {{order_no}}): income tax {{national}}, local tax {{local}}',
+    tax_refund:
+      'Tax refunded as losses offset your {{year}} gains in the specific account (order {{order_no}}): income tax {{national}}, local tax {{local}}',
   } satisfies Record<LedgerEntryKind, string>,
   ledgerKinds: {
     demo_funding: 'Demo cash',
@@ -200,6 +211,8 @@ export const en = {
     withdrawal_hold: 'Withdrawal requested',
     withdrawal_paid: 'Withdrawal paid out',
     withdrawal_release: 'Withdrawal returned',
+    tax_withheld: 'Tax withheld',
+    tax_refund: 'Tax refund',
   } satisfies Record<LedgerEntryKind, string>,
   accounts: {
     cash: 'Available cash',
@@ -232,6 +245,32 @@ export const en = {
     'withdrawal.approved':
       'Withdrawal of {{amount}} approved and sent to your bank (credited within 24 hours)',
     'withdrawal.rejected': 'Withdrawal of {{amount}} was rejected and the amount returned to your cash',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: 'specific account',
+      general: 'general account',
+      nisa: 'NISA account',
+    },
+    lineTypes: {
+      cash: 'Sale',
+      standard: 'Margin close (standard)',
+      general: 'Margin close (general)',
+    },
+    csv: {
+      date: 'Trade date',
+      code: 'Code',
+      name: 'Name',
+      type: 'Type',
+      quantity: 'Quantity (shares)',
+      proceeds: 'Proceeds (JPY)',
+      cost: 'Cost and expenses (JPY)',
+      gain: 'Gain or loss (JPY)',
+      total: 'Total',
+      withheldNational: 'Tax withheld: income tax (JPY)',
+      withheldLocal: 'Tax withheld: local tax (JPY)',
+    },
   },
   fields: {
     body: 'Request body',

@@ -50,6 +50,12 @@ export const es = {
     STATEMENT_INVALID: 'Este archivo no es un extracto de esta cuenta',
     PTS_CASH_ONLY:
       'En PTS solo se aceptan compras al contado: no se ofrecen operaciones con margen ni ventas en corto',
+    TAX_ACCOUNT_NOT_HELD: 'No tiene abierta la {{account}}: elija una de sus cuentas',
+    NISA_ANNUAL_LIMIT:
+      'Supera el cupo anual de crecimiento de NISA ({{limit}}): este año le quedan {{remaining}}',
+    NISA_LIFETIME_LIMIT: 'Supera el límite vitalicio de NISA ({{limit}}): le quedan {{remaining}}',
+    NISA_GROWTH_LIFETIME_LIMIT:
+      'Supera el límite vitalicio del cupo de crecimiento de NISA ({{limit}}): le quedan {{remaining}}',
     UPLOAD_EMPTY: 'El archivo está vacío',
     UPLOAD_TOO_LARGE: 'El archivo supera los 10 MB',
     UPLOAD_TYPE: 'Solo se pueden subir fotos JPEG, PNG o WebP',
@@ -157,6 +163,7 @@ export const es = {
     timeFormat: 'Use una hora como 09:00',
     windowOrder: 'El fin debe ser posterior al inicio',
     httpsUrl: 'La dirección debe empezar por https://',
+    taxYear: 'Indique un año, por ejemplo 2026',
   },
   statement: {
     seq: 'N.º',
@@ -187,6 +194,10 @@ export const es = {
     withdrawal_hold: 'Retiro a {{bank}} {{account}}',
     withdrawal_paid: 'Retiro n.º {{withdrawal_id}} enviado a su cuenta bancaria',
     withdrawal_release: 'Retiro n.º {{withdrawal_id}} rechazado: devuelto a su efectivo',
+    tax_withheld:
+      'Retención sobre sus ganancias de {{year}} en la cuenta específica (orden {{order_no}}): impuesto sobre la renta {{national}}, impuesto local {{local}}',
+    tax_refund:
+      'Devolución de la retención al compensar pérdidas con sus ganancias de {{year}} en la cuenta específica (orden {{order_no}}): impuesto sobre la renta {{national}}, impuesto local {{local}}',
   },
   ledgerKinds: {
     demo_funding: 'Efectivo de demostración',
@@ -201,6 +212,8 @@ export const es = {
     withdrawal_hold: 'Retiro solicitado',
     withdrawal_paid: 'Retiro pagado',
     withdrawal_release: 'Retiro devuelto',
+    tax_withheld: 'Retención fiscal',
+    tax_refund: 'Devolución de retención',
   },
   accounts: {
     cash: 'Efectivo disponible',
@@ -232,6 +245,32 @@ export const es = {
     'withdrawal.filed': 'Retiro de {{amount}} solicitado; se procesará a partir de {{process_after}}',
     'withdrawal.approved': 'Retiro de {{amount}} aprobado y enviado a su banco (abono en 24 horas)',
     'withdrawal.rejected': 'El retiro de {{amount}} fue rechazado y el importe volvió a su efectivo',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: 'cuenta específica',
+      general: 'cuenta general',
+      nisa: 'cuenta NISA',
+    },
+    lineTypes: {
+      cash: 'Venta',
+      standard: 'Cierre de margen (estándar)',
+      general: 'Cierre de margen (general)',
+    },
+    csv: {
+      date: 'Fecha de operación',
+      code: 'Código',
+      name: 'Nombre',
+      type: 'Tipo',
+      quantity: 'Cantidad (acciones)',
+      proceeds: 'Importe de la venta (JPY)',
+      cost: 'Coste y gastos (JPY)',
+      gain: 'Ganancia o pérdida (JPY)',
+      total: 'Total',
+      withheldNational: 'Retención: impuesto sobre la renta (JPY)',
+      withheldLocal: 'Retención: impuesto local (JPY)',
+    },
   },
   fields: {
     body: 'Cuerpo de la solicitud',

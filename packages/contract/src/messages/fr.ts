@@ -51,6 +51,13 @@ export const fr = {
     POSITION_QUANTITY: 'Vous pouvez clôturer au plus {{available}} actions de cette position',
     STATEMENT_INVALID: 'Ce fichier n’est pas un relevé de ce compte',
     PTS_CASH_ONLY: 'Sur le PTS, seuls les achats au comptant sont acceptés : ni marge ni vente à découvert',
+    TAX_ACCOUNT_NOT_HELD: 'Vous ne détenez pas de {{account}} : choisissez un compte que vous détenez',
+    NISA_ANNUAL_LIMIT:
+      'Cet achat dépasse le plafond annuel de l’enveloppe croissance du NISA ({{limit}}) : il vous reste {{remaining}} cette année',
+    NISA_LIFETIME_LIMIT:
+      'Cet achat dépasse le plafond à vie du NISA ({{limit}}) : il vous reste {{remaining}}',
+    NISA_GROWTH_LIFETIME_LIMIT:
+      'Cet achat dépasse le plafond à vie de l’enveloppe croissance du NISA ({{limit}}) : il vous reste {{remaining}}',
     UPLOAD_EMPTY: 'Le fichier est vide',
     UPLOAD_TOO_LARGE: 'Le fichier dépasse 10 Mo',
     UPLOAD_TYPE: 'Seules les photos JPEG, PNG ou WebP sont acceptées',
@@ -158,6 +165,7 @@ export const fr = {
     timeFormat: 'Utilisez une heure comme 09:00',
     windowOrder: 'La fin doit être après le début',
     httpsUrl: 'L’adresse doit commencer par https://',
+    taxYear: 'Indiquez une année, par exemple 2026',
   },
   statement: {
     seq: 'N°',
@@ -188,6 +196,10 @@ export const fr = {
     withdrawal_hold: 'Retrait vers {{bank}} {{account}}',
     withdrawal_paid: 'Retrait n° {{withdrawal_id}} versé sur votre compte bancaire',
     withdrawal_release: 'Retrait n° {{withdrawal_id}} refusé : restitué à vos liquidités',
+    tax_withheld:
+      'Retenue à la source sur vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
+    tax_refund:
+      'Remboursement de retenue, vos pertes compensant vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
   },
   ledgerKinds: {
     demo_funding: 'Liquidités de démonstration',
@@ -202,6 +214,8 @@ export const fr = {
     withdrawal_hold: 'Retrait demandé',
     withdrawal_paid: 'Retrait versé',
     withdrawal_release: 'Retrait restitué',
+    tax_withheld: 'Retenue à la source',
+    tax_refund: 'Remboursement de retenue',
   },
   accounts: {
     cash: 'Liquidités disponibles',
@@ -236,6 +250,32 @@ export const fr = {
     'withdrawal.approved': 'Retrait de {{amount}} approuvé et envoyé à votre banque (crédité sous 24 heures)',
     'withdrawal.rejected':
       'Le retrait de {{amount}} a été refusé et le montant est revenu dans vos liquidités',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: 'compte spécifique',
+      general: 'compte général',
+      nisa: 'compte NISA',
+    },
+    lineTypes: {
+      cash: 'Vente',
+      standard: 'Clôture sur marge (standard)',
+      general: 'Clôture sur marge (générale)',
+    },
+    csv: {
+      date: 'Date d’opération',
+      code: 'Code',
+      name: 'Nom',
+      type: 'Type',
+      quantity: 'Quantité (actions)',
+      proceeds: 'Prix de cession (JPY)',
+      cost: 'Coût et frais (JPY)',
+      gain: 'Plus ou moins-value (JPY)',
+      total: 'Total',
+      withheldNational: 'Retenue : impôt sur le revenu (JPY)',
+      withheldLocal: 'Retenue : taxe locale (JPY)',
+    },
   },
   fields: {
     body: 'Corps de la requête',

@@ -48,6 +48,12 @@ export const ja = {
     POSITION_QUANTITY: 'この建玉で決済できるのは最大{{available}}株です',
     STATEMENT_INVALID: 'このファイルはこの口座の取引明細ではありません',
     PTS_CASH_ONLY: 'PTSでは現物の買い注文のみ受け付けています（信用取引・空売りは取り扱っていません）',
+    TAX_ACCOUNT_NOT_HELD: '{{account}}を開設していないため、この口座では注文できません',
+    NISA_ANNUAL_LIMIT:
+      'NISA成長投資枠の年間投資枠（{{limit}}）を超えます。今年の残りの投資可能枠は{{remaining}}です',
+    NISA_LIFETIME_LIMIT: 'NISAの生涯投資枠（{{limit}}）を超えます。残りの投資可能枠は{{remaining}}です',
+    NISA_GROWTH_LIFETIME_LIMIT:
+      '成長投資枠の生涯上限（{{limit}}）を超えます。残りの投資可能枠は{{remaining}}です',
     UPLOAD_EMPTY: 'ファイルが空です',
     UPLOAD_TOO_LARGE: 'ファイルサイズが10MBを超えています',
     UPLOAD_TYPE: 'アップロードできるのはJPEG・PNG・WebP形式の写真のみです',
@@ -153,6 +159,7 @@ export const ja = {
     timeFormat: '時刻は09:00の形式で入力してください',
     windowOrder: '終了時刻は開始時刻より後にしてください',
     httpsUrl: 'アドレスはhttps://で始めてください',
+    taxYear: '年は2026のように指定してください',
   },
   statement: {
     seq: '番号',
@@ -181,6 +188,10 @@ export const ja = {
     withdrawal_hold: '{{bank}} {{account}}への出金',
     withdrawal_paid: '出金（受付番号{{withdrawal_id}}）をお客様の銀行口座へ送金しました',
     withdrawal_release: '出金（受付番号{{withdrawal_id}}）は承認されず、預り金に戻しました',
+    tax_withheld:
+      '譲渡益税の源泉徴収（{{year}}年・特定口座、注文{{order_no}}）：所得税及び復興特別所得税 {{national}}、住民税 {{local}}',
+    tax_refund:
+      '譲渡損失による源泉徴収税の還付（{{year}}年・特定口座、注文{{order_no}}）：所得税及び復興特別所得税 {{national}}、住民税 {{local}}',
   },
   ledgerKinds: {
     demo_funding: 'デモ資金',
@@ -195,6 +206,8 @@ export const ja = {
     withdrawal_hold: '出金申請',
     withdrawal_paid: '出金',
     withdrawal_release: '出金取消（返金）',
+    tax_withheld: '源泉徴収（譲渡益税）',
+    tax_refund: '源泉徴収税の還付',
   },
   accounts: {
     cash: '預り金（利用可能）',
@@ -225,6 +238,32 @@ export const ja = {
     'withdrawal.filed': '{{amount}}の出金を受け付けました。{{process_after}}以降に処理します',
     'withdrawal.approved': '{{amount}}の出金を承認し、銀行へ送金しました（24時間以内に着金）',
     'withdrawal.rejected': '{{amount}}の出金は否認され、金額は預り金に戻りました',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: '特定口座',
+      general: '一般口座',
+      nisa: 'NISA口座',
+    },
+    lineTypes: {
+      cash: '現物売却',
+      standard: '信用返済（制度信用）',
+      general: '信用返済（一般信用）',
+    },
+    csv: {
+      date: '約定日',
+      code: '銘柄コード',
+      name: '銘柄名',
+      type: '取引区分',
+      quantity: '数量（株）',
+      proceeds: '譲渡の対価の額（円）',
+      cost: '取得費及び譲渡費用の額等（円）',
+      gain: '差引金額（譲渡損益）（円）',
+      total: '合計',
+      withheldNational: '源泉徴収税額・所得税及び復興特別所得税（円）',
+      withheldLocal: '源泉徴収税額・住民税（円）',
+    },
   },
   fields: {
     body: 'リクエスト本文',

@@ -45,6 +45,10 @@ export const zhHans = {
     POSITION_QUANTITY: '该持仓最多可平仓 {{available}} 股',
     STATEMENT_INVALID: '该文件不是本账户的对账单',
     PTS_CASH_ONLY: 'PTS 仅接受现金买入订单，不提供融资融券和卖空',
+    TAX_ACCOUNT_NOT_HELD: '您尚未开设{{account}}，无法使用该账户下单',
+    NISA_ANNUAL_LIMIT: '超出 NISA 成长投资额度的年度上限（{{limit}}），今年剩余额度为 {{remaining}}',
+    NISA_LIFETIME_LIMIT: '超出 NISA 终身投资额度（{{limit}}），剩余额度为 {{remaining}}',
+    NISA_GROWTH_LIFETIME_LIMIT: '超出成长投资额度的终身上限（{{limit}}），剩余额度为 {{remaining}}',
     UPLOAD_EMPTY: '文件为空',
     UPLOAD_TOO_LARGE: '文件超过 10 MB',
     UPLOAD_TYPE: '只能上传 JPEG、PNG 或 WebP 格式的照片',
@@ -149,6 +153,7 @@ export const zhHans = {
     timeFormat: '请使用 09:00 这样的时间格式',
     windowOrder: '结束时间必须晚于开始时间',
     httpsUrl: '地址必须以 https:// 开头',
+    taxYear: '请指定年份，例如 2026',
   },
   statement: {
     seq: '序号',
@@ -177,6 +182,10 @@ export const zhHans = {
     withdrawal_hold: '提现至{{bank}} {{account}}',
     withdrawal_paid: '提现（编号{{withdrawal_id}}）已汇至您的银行账户',
     withdrawal_release: '提现（编号{{withdrawal_id}}）未获批准，已退回可用资金',
+    tax_withheld:
+      '特定账户 {{year}} 年转让收益预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
+    tax_refund:
+      '亏损抵扣后退还特定账户 {{year}} 年预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
   },
   ledgerKinds: {
     demo_funding: '演示资金',
@@ -191,6 +200,8 @@ export const zhHans = {
     withdrawal_hold: '申请提现',
     withdrawal_paid: '提现已汇出',
     withdrawal_release: '提现退回',
+    tax_withheld: '预扣税',
+    tax_refund: '预扣税退还',
   },
   accounts: {
     cash: '可用资金',
@@ -220,6 +231,32 @@ export const zhHans = {
     'withdrawal.filed': '已受理 {{amount}} 的提现申请，将于 {{process_after}} 起处理',
     'withdrawal.approved': '{{amount}} 的提现已批准并汇至您的银行（24 小时内到账）',
     'withdrawal.rejected': '{{amount}} 的提现被拒绝，款项已退回可用资金',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: '特定账户',
+      general: '一般账户',
+      nisa: 'NISA 账户',
+    },
+    lineTypes: {
+      cash: '现货卖出',
+      standard: '信用平仓（制度信用）',
+      general: '信用平仓（一般信用）',
+    },
+    csv: {
+      date: '成交日',
+      code: '证券代码',
+      name: '名称',
+      type: '交易类型',
+      quantity: '数量（股）',
+      proceeds: '转让收入（日元）',
+      cost: '取得费用及转让费用（日元）',
+      gain: '转让损益（日元）',
+      total: '合计',
+      withheldNational: '预扣所得税（日元）',
+      withheldLocal: '预扣住民税（日元）',
+    },
   },
   fields: {
     body: '请求体',

@@ -45,6 +45,10 @@ export const zhHant = {
     POSITION_QUANTITY: '此部位最多可平倉 {{available}} 股',
     STATEMENT_INVALID: '此檔案不是本帳戶的對帳單',
     PTS_CASH_ONLY: 'PTS 僅接受現股買進委託，不提供信用交易與放空',
+    TAX_ACCOUNT_NOT_HELD: '您尚未開設{{account}}，無法使用此帳戶下單',
+    NISA_ANNUAL_LIMIT: '超出 NISA 成長投資額度的年度上限（{{limit}}），今年剩餘額度為 {{remaining}}',
+    NISA_LIFETIME_LIMIT: '超出 NISA 終身投資額度（{{limit}}），剩餘額度為 {{remaining}}',
+    NISA_GROWTH_LIFETIME_LIMIT: '超出成長投資額度的終身上限（{{limit}}），剩餘額度為 {{remaining}}',
     UPLOAD_EMPTY: '檔案是空的',
     UPLOAD_TOO_LARGE: '檔案超過 10 MB',
     UPLOAD_TYPE: '只能上傳 JPEG、PNG 或 WebP 格式的照片',
@@ -149,6 +153,7 @@ export const zhHant = {
     timeFormat: '請使用 09:00 這樣的時間格式',
     windowOrder: '結束時間必須晚於開始時間',
     httpsUrl: '網址必須以 https:// 開頭',
+    taxYear: '請指定年份，例如 2026',
   },
   statement: {
     seq: '序號',
@@ -177,6 +182,10 @@ export const zhHant = {
     withdrawal_hold: '提領至{{bank}} {{account}}',
     withdrawal_paid: '提領（編號{{withdrawal_id}}）已匯至您的銀行帳戶',
     withdrawal_release: '提領（編號{{withdrawal_id}}）未獲核准，已退回可用資金',
+    tax_withheld:
+      '特定帳戶 {{year}} 年轉讓收益預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
+    tax_refund:
+      '虧損抵扣後退還特定帳戶 {{year}} 年預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
   },
   ledgerKinds: {
     demo_funding: '示範資金',
@@ -191,6 +200,8 @@ export const zhHant = {
     withdrawal_hold: '申請提領',
     withdrawal_paid: '提領已匯出',
     withdrawal_release: '提領退回',
+    tax_withheld: '預扣稅',
+    tax_refund: '預扣稅退還',
   },
   accounts: {
     cash: '可用資金',
@@ -220,6 +231,32 @@ export const zhHant = {
     'withdrawal.filed': '已受理 {{amount}} 的提領申請，將於 {{process_after}} 起處理',
     'withdrawal.approved': '{{amount}} 的提領已核准並匯至您的銀行（24 小時內入帳）',
     'withdrawal.rejected': '{{amount}} 的提領遭拒，款項已退回可用資金',
+  },
+  /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
+  tax: {
+    accounts: {
+      specific: '特定帳戶',
+      general: '一般帳戶',
+      nisa: 'NISA 帳戶',
+    },
+    lineTypes: {
+      cash: '現股賣出',
+      standard: '信用平倉（制度信用）',
+      general: '信用平倉（一般信用）',
+    },
+    csv: {
+      date: '成交日',
+      code: '股票代號',
+      name: '名稱',
+      type: '交易類型',
+      quantity: '數量（股）',
+      proceeds: '轉讓收入（日圓）',
+      cost: '取得費用及轉讓費用（日圓）',
+      gain: '轉讓損益（日圓）',
+      total: '合計',
+      withheldNational: '預扣所得稅（日圓）',
+      withheldLocal: '預扣住民稅（日圓）',
+    },
   },
   fields: {
     body: '請求內容',

@@ -45,6 +45,7 @@ const CONSOLE_ROUTES = [
   'PUT /api/console/settings/withdrawal',
   'PUT /api/console/settings/deposit',
   'PUT /api/console/settings/customer_service',
+  'PUT /api/console/settings/tax',
   'GET /api/console/invitation-codes',
   'POST /api/console/invitation-codes',
   'POST /api/console/invitation-codes/{code}/deactivate',

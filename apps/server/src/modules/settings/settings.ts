@@ -1,5 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { DEFAULT_WITHDRAWAL_WINDOWS, ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import {
+  DEFAULT_TAX_SETTINGS,
+  DEFAULT_WITHDRAWAL_WINDOWS,
+  ZSettings,
+  ZTaxSettings,
+  type SettingKey,
+  type TSettings,
+  type TTaxSettings,
+} from '@kabuto/contract';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/types.js';
 import { settings } from '../../db/schema.js';
@@ -26,6 +34,7 @@ export function defaultSettings(config: Config): TSettings {
       number_prefix: '9',
     },
     customer_service: [],
+    tax: { ...DEFAULT_TAX_SETTINGS },
   };
 }
 
@@ -72,4 +81,15 @@ export async function settingUpdatedAt(db: Executor, key: SettingKey): Promise<D
 export async function withdrawalPolicy(db: Executor, config: Config): Promise<WithdrawalPolicy> {
   const { withdrawal } = await loadSettings(db, config);
   return { minYen: withdrawal.min_yen, windows: withdrawal.windows };
+}
+
+/**
+ * The tax settings in force (rates, NISA limits, the 制度信用 period: ADR 0021), read alone so that the order
+ * path reads one row only when an order needs them; the defaults when none is stored or it no longer parses.
+ */
+export async function taxSettings(db: Executor): Promise<TTaxSettings> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'tax'));
+  if (!row) return DEFAULT_TAX_SETTINGS;
+  const parsed = ZTaxSettings.safeParse(JSON.parse(row.value));
+  return parsed.success ? parsed.data : DEFAULT_TAX_SETTINGS;
 }

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error.js';
 import { getInstrument } from '../../market/instruments.js';
 import { sessionState } from '../../market/sessions.js';
 import { lockUser, postEntry, type PostingLine } from '../ledger/ledger.js';
+import { realize } from '../tax/realize.js';
 import {
   checkLimitPrice,
   executablePrice,
@@ -24,6 +25,7 @@ import {
   quoteOrFail,
   type OrderRow,
   type Outbox,
+  type PositionRow,
   type TradingDeps,
 } from './orders.js';
 
@@ -75,6 +77,8 @@ export async function closePosition(
       quantity: request.quantity,
       leverage: position.leverage,
       dayTrade: position.dayTrade,
+      taxAccount: position.taxAccount,
+      marginType: position.marginType,
       positionId: position.id,
       status: 'pending',
       createdAt: now,
@@ -150,6 +154,7 @@ export async function fillCloseOrder(
   });
 
   const realized = sen(gross - fee);
+  const tax = realizedPart(position, q, price, fee);
   if (whole) {
     await tx
       .update(positions)
@@ -168,6 +173,10 @@ export async function fillCloseOrder(
       direction: position.direction,
       leverage: position.leverage,
       dayTrade: position.dayTrade,
+      taxAccount: position.taxAccount,
+      marginType: position.marginType,
+      bookValue: tax.bookPart,
+      repayDeadline: position.repayDeadline,
       status: 'closed',
       quantity: q,
       avgPrice: position.avgPrice,
@@ -184,6 +193,7 @@ export async function fillCloseOrder(
         quantity: position.quantity - q,
         closingQuantity: Math.max(0, position.closingQuantity - q),
         collateral: position.collateral - collateralPart,
+        bookValue: position.bookValue - tax.bookPart,
       })
       .where(eq(positions.id, position.id));
   }
@@ -193,6 +203,18 @@ export async function fillCloseOrder(
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
+  await realize(tx, {
+    userId: u,
+    orderId: order.id,
+    orderNo: order.orderNo,
+    account: position.taxAccount,
+    marginType: position.marginType,
+    code: position.code,
+    quantity: q,
+    proceeds: tax.proceeds,
+    cost: tax.cost,
+    at: now,
+  });
   await notify(
     tx,
     outbox,
@@ -204,4 +226,33 @@ export async function fillCloseOrder(
   if (whole)
     await notify(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
   return filled;
+}
+
+/**
+ * What selling (or buying back) `q` shares of a position at `price` with `fee` realizes for tax (ADR 0021):
+ * the sold part's book value (its share of the position's 取得価額, the whole remainder when all is sold),
+ * 譲渡の対価 and 取得費 + 譲渡費用. Cash: proceeds = the sale's principal, cost = the part's book value + the
+ * fee. Margin (book value = the opening principal + its fee): long: proceeds = the sale's principal, cost =
+ * the opening principal + both fees; short: proceeds = the short sale's principal, cost = the buy-back's
+ * principal + both fees.
+ */
+export function realizedPart(
+  position: Pick<PositionRow, 'direction' | 'leverage' | 'quantity' | 'avgPrice' | 'bookValue'>,
+  q: number,
+  price: Sen,
+  fee: Sen,
+): { bookPart: Sen; proceeds: Sen; cost: Sen } {
+  const whole = q === position.quantity;
+  const part = (total: Sen) => (whole ? total : proportionalPart(total, q, position.quantity));
+  const principal = principalOf(price, q);
+  if (!isMargin(position)) {
+    const bookPart = part(sen(position.bookValue));
+    return { bookPart, proceeds: principal, cost: sen(bookPart + fee) };
+  }
+  const opening = principalOf(sen(position.avgPrice), q);
+  const openingFee = part(sen(Math.max(0, position.bookValue - position.avgPrice * position.quantity)));
+  const bookPart = sen(opening + openingFee);
+  return position.direction === 'long'
+    ? { bookPart, proceeds: principal, cost: sen(opening + openingFee + fee) }
+    : { bookPart, proceeds: opening, cost: sen(principal + openingFee + fee) };
 }
