@@ -15,6 +15,7 @@ export * from './api/trading.js';
 export * from './api/brokerage.js';
 export * from './api/tax.js';
 export * from './api/funds.js';
+export * from './api/banking.js';
 export * from './api/console.js';
 export * from './ticks.js';
 export * from './trading-math.js';

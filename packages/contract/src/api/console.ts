@@ -201,11 +201,22 @@ export const ZSettings = z.object({
       .max(500)
       .regex(/^https:\/\//, { error: 'validation.httpsUrl' })
       .nullable(),
+    /**
+     * 金融機関コード (Zengin): when set, the bank and branch names shown to customers come from the Zengin
+     * data in the reader's language, and bank_name / branch_name are only the fallback (ADR 0023)
+     */
+    bank_code: z
+      .string()
+      .regex(/^\d{4}$/, { error: 'validation.bankCode' })
+      .nullable()
+      .default(null),
     bank_name: z.string().trim().min(1).max(60),
     branch_name: z.string().trim().min(1).max(60),
     branch_number: z.string().regex(/^\d{3}$/, { error: 'validation.branchNumberFormat' }),
     account_type: z.enum(['ordinary', 'current']),
     holder: z.string().trim().min(1).max(60),
+    /** the holder's name as transfer screens show it (カ）カブトシヨウケン), katakana */
+    holder_kana: z.string().trim().max(60).nullable().default(null),
     /** the first digits of every user's 7-digit virtual account number; the rest is the user id */
     number_prefix: z.string().regex(/^\d{1,2}$/),
   }),

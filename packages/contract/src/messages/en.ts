@@ -79,6 +79,20 @@ export const en = {
     TRANSFER_DATE_INVALID: 'The transfer date cannot be in the future or more than 30 days ago',
     ALREADY_REVIEWED: 'This request has already been reviewed',
     SECOND_APPROVER_SAME: 'The second approval must come from a different operator',
+    BANK_CODE_UNKNOWN: 'No bank has the code {{code}}: please pick your bank from the list',
+    BRANCH_CODE_UNKNOWN: '{{bank}} has no branch {{code}}: please pick the branch from the list',
+    YUCHO_NUMBER_INVALID:
+      'These are not a ゆうちょ銀行 symbol (記号) and number (番号): please check them on your passbook',
+    DEPOSIT_REASON_REQUIRED:
+      'No bank transfer matches this deposit: give a reason to approve it (a second operator must confirm)',
+    STATEMENT_ALREADY_IMPORTED: 'This file was already imported (statement {{id}}, {{at}})',
+    STATEMENT_UNREADABLE: 'This file is not a statement in the documented format: {{detail}}',
+    STATEMENT_LINES_INVALID:
+      '{{count}} lines of this file are invalid: nothing was imported. Fix them and import the file again',
+    TRANSFER_NOT_FOUND: 'Transfer not found',
+    TRANSFER_NOT_UNMATCHED: 'This transfer is already matched with a deposit',
+    TRANSFER_NO_CUSTOMER: "This transfer's virtual account belongs to no customer",
+    TRANSFER_NOT_MATCHED: 'This transfer is not matched with a pending deposit',
     OPERATOR_LOGIN_FAILED: 'Wrong user name or password',
     OPERATOR_LOCKED: 'This operator account is locked after repeated failures. Try again after {{until}}',
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Please change your one-time password first',
@@ -150,6 +164,14 @@ export const en = {
     branchNameLength: 'The branch name is too long (60 characters at most)',
     branchNumberRequired: 'Please enter the branch number',
     branchNumberFormat: 'The branch number has 3 digits',
+    bankCodeRequired: 'Please choose the bank',
+    bankCode: 'A bank code has 4 digits',
+    accountType: 'Choose ordinary, checking or savings',
+    yuchoSymbol: 'The symbol (記号) has 5 digits and starts with 0 or 1',
+    yuchoNumber: 'The number (番号) has up to 8 digits; for a symbol starting with 1 it ends in 1',
+    yuchoOnly: 'A symbol and number are for ゆうちょ銀行 only',
+    statementFilename: "Please give the file's name",
+    statementContent: 'Please choose a statement file (at most 2 MB)',
     amountRequired: 'Please enter the amount',
     amountWholeYen: 'Please enter a whole number of yen',
     amountPositive: 'The amount must be more than zero',
@@ -307,6 +329,11 @@ export const en = {
     kind: 'Type',
     from: 'From',
     to: 'To',
+  },
+  /** ADR 0023: the firm's deposit bank and branch named in the reader's language ({{name}}: the name, romanised outside ja and zh) */
+  banking: {
+    bankName: '{{name}} Bank',
+    branchName: '{{name}} Branch',
   },
 } as const;
 

@@ -77,6 +77,20 @@ export const es = {
     TRANSFER_DATE_INVALID: 'La fecha de la transferencia no puede ser futura ni de hace más de 30 días',
     ALREADY_REVIEWED: 'Esta solicitud ya fue revisada',
     SECOND_APPROVER_SAME: 'La segunda aprobación debe darla otro operador',
+    BANK_CODE_UNKNOWN: 'Ningún banco tiene el código {{code}}: elija su banco de la lista',
+    BRANCH_CODE_UNKNOWN: '{{bank}} no tiene la sucursal {{code}}: elija la sucursal de la lista',
+    YUCHO_NUMBER_INVALID:
+      'No son un símbolo (記号) y un número (番号) de ゆうちょ銀行 válidos: compruébelos en su libreta',
+    DEPOSIT_REASON_REQUIRED:
+      'Ninguna transferencia bancaria coincide con este depósito: indique un motivo para aprobarlo (otro operador debe confirmarlo)',
+    STATEMENT_ALREADY_IMPORTED: 'Este archivo ya se importó (extracto {{id}}, {{at}})',
+    STATEMENT_UNREADABLE: 'Este archivo no es un extracto en el formato documentado: {{detail}}',
+    STATEMENT_LINES_INVALID:
+      '{{count}} líneas de este archivo no son válidas: no se ha importado nada. Corríjalas e importe el archivo de nuevo',
+    TRANSFER_NOT_FOUND: 'Transferencia no encontrada',
+    TRANSFER_NOT_UNMATCHED: 'Esta transferencia ya está conciliada con un depósito',
+    TRANSFER_NO_CUSTOMER: 'La cuenta virtual de esta transferencia no pertenece a ningún cliente',
+    TRANSFER_NOT_MATCHED: 'Esta transferencia no está conciliada con un depósito pendiente',
     OPERATOR_LOGIN_FAILED: 'Usuario o contraseña incorrectos',
     OPERATOR_LOCKED:
       'Esta cuenta de operador está bloqueada por intentos fallidos. Vuelva a intentarlo después de las {{until}}',
@@ -149,6 +163,14 @@ export const es = {
     branchNameLength: 'El nombre de la sucursal es demasiado largo (60 caracteres como máximo)',
     branchNumberRequired: 'Introduzca el número de sucursal',
     branchNumberFormat: 'El número de sucursal tiene 3 cifras',
+    bankCodeRequired: 'Elija el banco',
+    bankCode: 'El código de banco tiene 4 cifras',
+    accountType: 'Elija cuenta ordinaria, corriente o de ahorro',
+    yuchoSymbol: 'El símbolo (記号) tiene 5 cifras y empieza por 0 o 1',
+    yuchoNumber: 'El número (番号) tiene hasta 8 cifras; si el símbolo empieza por 1, termina en 1',
+    yuchoOnly: 'El símbolo y el número solo sirven para ゆうちょ銀行',
+    statementFilename: 'Indique el nombre del archivo',
+    statementContent: 'Elija un archivo de extracto (2 MB como máximo)',
     amountRequired: 'Introduzca el importe',
     amountWholeYen: 'Introduzca un número entero de yenes',
     amountPositive: 'El importe debe ser mayor que cero',
@@ -307,5 +329,10 @@ export const es = {
     kind: 'Tipo',
     from: 'Desde',
     to: 'Hasta',
+  },
+  /** ADR 0023: the firm's deposit bank and branch named in the reader's language ({{name}}: the name, romanised outside ja and zh) */
+  banking: {
+    bankName: 'Banco {{name}}',
+    branchName: 'Sucursal {{name}}',
   },
 } as const satisfies Messages;

@@ -80,6 +80,20 @@ export const fr = {
     TRANSFER_DATE_INVALID: 'La date du virement ne peut être ni future ni antérieure de plus de 30 jours',
     ALREADY_REVIEWED: 'Cette demande a déjà été examinée',
     SECOND_APPROVER_SAME: 'La seconde approbation doit venir d’un autre opérateur',
+    BANK_CODE_UNKNOWN: 'Aucune banque n’a le code {{code}} : choisissez votre banque dans la liste',
+    BRANCH_CODE_UNKNOWN: '{{bank}} n’a pas d’agence {{code}} : choisissez l’agence dans la liste',
+    YUCHO_NUMBER_INVALID:
+      'Ce ne sont pas un symbole (記号) et un numéro (番号) ゆうちょ銀行 valides : vérifiez-les sur votre livret',
+    DEPOSIT_REASON_REQUIRED:
+      'Aucun virement ne correspond à ce dépôt : indiquez un motif pour l’approuver (un second opérateur doit confirmer)',
+    STATEMENT_ALREADY_IMPORTED: 'Ce fichier a déjà été importé (relevé {{id}}, {{at}})',
+    STATEMENT_UNREADABLE: 'Ce fichier n’est pas un relevé au format documenté : {{detail}}',
+    STATEMENT_LINES_INVALID:
+      '{{count}} lignes de ce fichier sont invalides : rien n’a été importé. Corrigez-les puis importez de nouveau le fichier',
+    TRANSFER_NOT_FOUND: 'Virement introuvable',
+    TRANSFER_NOT_UNMATCHED: 'Ce virement est déjà rapproché d’un dépôt',
+    TRANSFER_NO_CUSTOMER: 'Le compte virtuel de ce virement n’appartient à aucun client',
+    TRANSFER_NOT_MATCHED: 'Ce virement n’est rapproché d’aucun dépôt en attente',
     OPERATOR_LOGIN_FAILED: 'Identifiant ou mot de passe incorrect',
     OPERATOR_LOCKED: 'Ce compte opérateur est verrouillé après plusieurs échecs. Réessayez après {{until}}',
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Veuillez d’abord changer votre mot de passe à usage unique',
@@ -151,6 +165,15 @@ export const fr = {
     branchNameLength: 'Le nom de l’agence est trop long (60 caractères au maximum)',
     branchNumberRequired: 'Veuillez saisir le numéro d’agence',
     branchNumberFormat: 'Le numéro d’agence comporte 3 chiffres',
+    bankCodeRequired: 'Choisissez la banque',
+    bankCode: 'Le code banque comporte 4 chiffres',
+    accountType: 'Choisissez compte ordinaire, courant ou d’épargne',
+    yuchoSymbol: 'Le symbole (記号) comporte 5 chiffres et commence par 0 ou 1',
+    yuchoNumber:
+      'Le numéro (番号) comporte au plus 8 chiffres ; si le symbole commence par 1, il finit par 1',
+    yuchoOnly: 'Le symbole et le numéro ne servent que pour ゆうちょ銀行',
+    statementFilename: 'Indiquez le nom du fichier',
+    statementContent: 'Choisissez un fichier de relevé (2 Mo au plus)',
     amountRequired: 'Veuillez saisir le montant',
     amountWholeYen: 'Veuillez saisir un nombre entier de yens',
     amountPositive: 'Le montant doit être supérieur à zéro',
@@ -312,5 +335,10 @@ export const fr = {
     kind: 'Type',
     from: 'Du',
     to: 'Au',
+  },
+  /** ADR 0023: the firm's deposit bank and branch named in the reader's language ({{name}}: the name, romanised outside ja and zh) */
+  banking: {
+    bankName: 'Banque {{name}}',
+    branchName: 'Agence {{name}}',
   },
 } as const satisfies Messages;

@@ -104,9 +104,8 @@ async function readyToWithdraw(reviewer: Headers) {
   const added = await post('/api/bank-accounts', as(u.token), {
     holder_name: 'ヤマダ タロウ',
     account_number: '1234567',
-    bank_name: 'みずほ銀行',
-    branch_name: '本店',
-    branch_number: '001',
+    bank_code: '0001',
+    branch_code: '100',
     login_password: u.password,
   });
   // The holder must be the verified name: the verified name here is 山田 太郎, so use it as written.
@@ -114,9 +113,8 @@ async function readyToWithdraw(reviewer: Headers) {
   const ok = await post('/api/bank-accounts', as(u.token), {
     holder_name: '山田太郎',
     account_number: '1234567',
-    bank_name: 'みずほ銀行',
-    branch_name: '本店',
-    branch_number: '001',
+    bank_code: '0001',
+    branch_code: '100',
     login_password: u.password,
   });
   const account = body<{ id: number }>(ok).data;
@@ -312,9 +310,8 @@ describe('bank accounts', () => {
   const account = (password: string, holder = '山田 太郎') => ({
     holder_name: holder,
     account_number: '7654321',
-    bank_name: '三井住友銀行',
-    branch_name: '新宿支店',
-    branch_number: '221',
+    bank_code: '0009',
+    branch_code: '221',
     login_password: password,
   });
 
@@ -385,18 +382,16 @@ describe('bank accounts', () => {
     const res = await post('/api/bank-accounts', as(u.token), {
       holder_name: '',
       account_number: '12345',
-      bank_name: '',
-      branch_name: '',
-      branch_number: '12',
+      bank_code: '',
+      branch_code: '12',
       login_password: u.password,
     });
     const issues = body<{ issues: { field: string; message: string }[] }>(res).data.issues;
     expect(Object.fromEntries(issues.map((i) => [i.field, i.message]))).toEqual({
       holder_name: "Please enter the account holder's name",
       account_number: 'The account number has 7 digits',
-      bank_name: 'Please enter the bank name',
-      branch_name: 'Please enter the branch name',
-      branch_number: 'The branch number has 3 digits',
+      bank_code: 'Please choose the bank',
+      branch_code: 'The branch number has 3 digits',
     });
   });
 });
@@ -738,9 +733,8 @@ describe('withdrawals', () => {
       await post('/api/bank-accounts', as(u.token), {
         holder_name: '山田太郎',
         account_number: '2222333',
-        bank_name: 'ゆうちょ銀行',
-        branch_name: '〇一八',
-        branch_number: '018',
+        bank_code: '9900',
+        branch_code: '018',
         login_password: u.password,
       }),
     ).data;

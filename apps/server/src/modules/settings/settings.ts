@@ -26,11 +26,14 @@ export function defaultSettings(config: Config): TSettings {
     },
     deposit: {
       url: config.DEPOSIT_URL ?? null,
-      bank_name: 'Kabuto Demo Bank',
-      branch_name: 'Head Office',
-      branch_number: '001',
+      // ADR 0023: a demo account at 三井住友銀行 本店営業部 (0009-200); operators publish the real one.
+      bank_code: '0009',
+      bank_name: '三井住友銀行',
+      branch_name: '本店営業部',
+      branch_number: '200',
       account_type: 'ordinary',
       holder: 'KABUTO SECURITIES (DEMO)',
+      holder_kana: 'カ）カブトシヨウケン',
       number_prefix: '9',
     },
     customer_service: [],
