@@ -50,6 +50,8 @@ export const ERRORS = {
   POSITION_QUANTITY: { code: 1211, http: 422 },
   STATEMENT_INVALID: { code: 1212, http: 422 },
   PTS_CASH_ONLY: { code: 1213, http: 422 },
+  /** a market order larger than the order book's shown levels hold (ADR 0024) */
+  BOOK_TOO_THIN: { code: 1250, http: 422 },
   // Uploads, identity, bank accounts, deposits and withdrawals: 1300-1399
   UPLOAD_EMPTY: { code: 1301, http: 422 },
   UPLOAD_TOO_LARGE: { code: 1302, http: 413 },

@@ -53,6 +53,8 @@ export const en = {
     POSITION_QUANTITY: 'You can close at most {{available}} shares of this position',
     STATEMENT_INVALID: 'This file is not a statement of this account',
     PTS_CASH_ONLY: 'PTS orders are cash purchases only: margin and short selling are not offered on PTS',
+    BOOK_TOO_THIN:
+      'This market order is larger than the order book holds ({{available}} shares on the shown levels). Please reduce the quantity or use a limit order',
     UPLOAD_EMPTY: 'The file is empty',
     UPLOAD_TOO_LARGE: 'The file is larger than 10 MB',
     UPLOAD_TYPE: 'Only JPEG, PNG or WebP photos can be uploaded',

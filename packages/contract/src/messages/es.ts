@@ -50,6 +50,8 @@ export const es = {
     STATEMENT_INVALID: 'Este archivo no es un extracto de esta cuenta',
     PTS_CASH_ONLY:
       'En PTS solo se aceptan compras al contado: no se ofrecen operaciones con margen ni ventas en corto',
+    BOOK_TOO_THIN:
+      'Esta orden a mercado supera lo que ofrece el libro de órdenes ({{available}} acciones en los niveles mostrados). Reduzca la cantidad o use una orden limitada',
     UPLOAD_EMPTY: 'El archivo está vacío',
     UPLOAD_TOO_LARGE: 'El archivo supera los 10 MB',
     UPLOAD_TYPE: 'Solo se pueden subir fotos JPEG, PNG o WebP',

@@ -51,6 +51,8 @@ export const fr = {
     POSITION_QUANTITY: 'Vous pouvez clôturer au plus {{available}} actions de cette position',
     STATEMENT_INVALID: 'Ce fichier n’est pas un relevé de ce compte',
     PTS_CASH_ONLY: 'Sur le PTS, seuls les achats au comptant sont acceptés : ni marge ni vente à découvert',
+    BOOK_TOO_THIN:
+      'Cet ordre au marché dépasse ce que le carnet d’ordres propose ({{available}} actions sur les niveaux affichés). Réduisez la quantité ou passez un ordre à cours limité',
     UPLOAD_EMPTY: 'Le fichier est vide',
     UPLOAD_TOO_LARGE: 'Le fichier dépasse 10 Mo',
     UPLOAD_TYPE: 'Seules les photos JPEG, PNG ou WebP sont acceptées',

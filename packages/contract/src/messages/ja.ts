@@ -48,6 +48,8 @@ export const ja = {
     POSITION_QUANTITY: 'この建玉で決済できるのは最大{{available}}株です',
     STATEMENT_INVALID: 'このファイルはこの口座の取引明細ではありません',
     PTS_CASH_ONLY: 'PTSでは現物の買い注文のみ受け付けています（信用取引・空売りは取り扱っていません）',
+    BOOK_TOO_THIN:
+      '成行注文の数量が板に出ている株数（{{available}}株）を超えています。数量を減らすか、指値注文をご利用ください',
     UPLOAD_EMPTY: 'ファイルが空です',
     UPLOAD_TOO_LARGE: 'ファイルサイズが10MBを超えています',
     UPLOAD_TYPE: 'アップロードできるのはJPEG・PNG・WebP形式の写真のみです',

@@ -45,6 +45,7 @@ export const zhHans = {
     POSITION_QUANTITY: '该持仓最多可平仓 {{available}} 股',
     STATEMENT_INVALID: '该文件不是本账户的对账单',
     PTS_CASH_ONLY: 'PTS 仅接受现金买入订单，不提供融资融券和卖空',
+    BOOK_TOO_THIN: '市价单数量超过了盘口挂单的股数（{{available}}股）。请减少数量或改用限价单',
     UPLOAD_EMPTY: '文件为空',
     UPLOAD_TOO_LARGE: '文件超过 10 MB',
     UPLOAD_TYPE: '只能上传 JPEG、PNG 或 WebP 格式的照片',

@@ -45,6 +45,7 @@ export const zhHant = {
     POSITION_QUANTITY: '此部位最多可平倉 {{available}} 股',
     STATEMENT_INVALID: '此檔案不是本帳戶的對帳單',
     PTS_CASH_ONLY: 'PTS 僅接受現股買進委託，不提供信用交易與放空',
+    BOOK_TOO_THIN: '市價單數量超過了委買委賣掛單的股數（{{available}}股）。請減少數量或改用限價單',
     UPLOAD_EMPTY: '檔案是空的',
     UPLOAD_TOO_LARGE: '檔案超過 10 MB',
     UPLOAD_TYPE: '只能上傳 JPEG、PNG 或 WebP 格式的照片',
