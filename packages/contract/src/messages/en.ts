@@ -59,6 +59,8 @@ export const en = {
     NISA_LIFETIME_LIMIT: "This exceeds NISA's lifetime limit of {{limit}}: {{remaining}} is left",
     NISA_GROWTH_LIFETIME_LIMIT:
       "This exceeds the lifetime limit of NISA's growth quota ({{limit}}): {{remaining}} is left",
+    BOOK_TOO_THIN:
+      'This market order is larger than the order book holds ({{available}} shares on the shown levels). Please reduce the quantity or use a limit order',
     UPLOAD_EMPTY: 'The file is empty',
     UPLOAD_TOO_LARGE: 'The file is larger than 10 MB',
     UPLOAD_TYPE: 'Only JPEG, PNG or WebP photos can be uploaded',

@@ -56,6 +56,8 @@ export const es = {
     NISA_LIFETIME_LIMIT: 'Supera el límite vitalicio de NISA ({{limit}}): le quedan {{remaining}}',
     NISA_GROWTH_LIFETIME_LIMIT:
       'Supera el límite vitalicio del cupo de crecimiento de NISA ({{limit}}): le quedan {{remaining}}',
+    BOOK_TOO_THIN:
+      'Esta orden a mercado supera lo que ofrece el libro de órdenes ({{available}} acciones en los niveles mostrados). Reduzca la cantidad o use una orden limitada',
     UPLOAD_EMPTY: 'El archivo está vacío',
     UPLOAD_TOO_LARGE: 'El archivo supera los 10 MB',
     UPLOAD_TYPE: 'Solo se pueden subir fotos JPEG, PNG o WebP',

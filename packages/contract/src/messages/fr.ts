@@ -58,6 +58,8 @@ export const fr = {
       'Cet achat dépasse le plafond à vie du NISA ({{limit}}) : il vous reste {{remaining}}',
     NISA_GROWTH_LIFETIME_LIMIT:
       'Cet achat dépasse le plafond à vie de l’enveloppe croissance du NISA ({{limit}}) : il vous reste {{remaining}}',
+    BOOK_TOO_THIN:
+      'Cet ordre au marché dépasse ce que le carnet d’ordres propose ({{available}} actions sur les niveaux affichés). Réduisez la quantité ou passez un ordre à cours limité',
     UPLOAD_EMPTY: 'Le fichier est vide',
     UPLOAD_TOO_LARGE: 'Le fichier dépasse 10 Mo',
     UPLOAD_TYPE: 'Seules les photos JPEG, PNG ou WebP sont acceptées',

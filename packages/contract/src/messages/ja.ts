@@ -54,6 +54,8 @@ export const ja = {
     NISA_LIFETIME_LIMIT: 'NISAの生涯投資枠（{{limit}}）を超えます。残りの投資可能枠は{{remaining}}です',
     NISA_GROWTH_LIFETIME_LIMIT:
       '成長投資枠の生涯上限（{{limit}}）を超えます。残りの投資可能枠は{{remaining}}です',
+    BOOK_TOO_THIN:
+      '成行注文の数量が板に出ている株数（{{available}}株）を超えています。数量を減らすか、指値注文をご利用ください',
     UPLOAD_EMPTY: 'ファイルが空です',
     UPLOAD_TOO_LARGE: 'ファイルサイズが10MBを超えています',
     UPLOAD_TYPE: 'アップロードできるのはJPEG・PNG・WebP形式の写真のみです',

@@ -49,6 +49,7 @@ export const zhHans = {
     NISA_ANNUAL_LIMIT: '超出 NISA 成长投资额度的年度上限（{{limit}}），今年剩余额度为 {{remaining}}',
     NISA_LIFETIME_LIMIT: '超出 NISA 终身投资额度（{{limit}}），剩余额度为 {{remaining}}',
     NISA_GROWTH_LIFETIME_LIMIT: '超出成长投资额度的终身上限（{{limit}}），剩余额度为 {{remaining}}',
+    BOOK_TOO_THIN: '市价单数量超过了盘口挂单的股数（{{available}}股）。请减少数量或改用限价单',
     UPLOAD_EMPTY: '文件为空',
     UPLOAD_TOO_LARGE: '文件超过 10 MB',
     UPLOAD_TYPE: '只能上传 JPEG、PNG 或 WebP 格式的照片',

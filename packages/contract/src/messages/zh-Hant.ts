@@ -49,6 +49,7 @@ export const zhHant = {
     NISA_ANNUAL_LIMIT: '超出 NISA 成長投資額度的年度上限（{{limit}}），今年剩餘額度為 {{remaining}}',
     NISA_LIFETIME_LIMIT: '超出 NISA 終身投資額度（{{limit}}），剩餘額度為 {{remaining}}',
     NISA_GROWTH_LIFETIME_LIMIT: '超出成長投資額度的終身上限（{{limit}}），剩餘額度為 {{remaining}}',
+    BOOK_TOO_THIN: '市價單數量超過了委買委賣掛單的股數（{{available}}股）。請減少數量或改用限價單',
     UPLOAD_EMPTY: '檔案是空的',
     UPLOAD_TOO_LARGE: '檔案超過 10 MB',
     UPLOAD_TYPE: '只能上傳 JPEG、PNG 或 WebP 格式的照片',

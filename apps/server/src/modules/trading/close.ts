@@ -1,12 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import {
-  feeFor,
-  negSen,
-  proportionalPart,
-  sen,
-  type Sen,
-  type TClosePositionRequest,
-} from '@kabuto/contract';
+import { feeFor, negSen, proportionalPart, sen, type TClosePositionRequest } from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
 import { orders, positions } from '../../db/schema.js';
 import { notify } from '../messages/messages.js';
@@ -21,8 +14,9 @@ import {
   isMargin,
   isStale,
   newOrder,
-  principalOf,
   quoteOrFail,
+  refuseThinBook,
+  type Execution,
   type OrderRow,
   type Outbox,
   type PositionRow,
@@ -38,6 +32,8 @@ export async function closePosition(
   userId: number,
   request: TClosePositionRequest,
   outbox: Outbox,
+  /** a rule's close (day trade, margin call) is never refused for a thin book: it waits for the book */
+  byRule = false,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   await lockUser(tx, userId);
@@ -64,6 +60,12 @@ export async function closePosition(
   if (request.price_type === 'market' && session.continuous && isStale(quote, now))
     throw new AppError('QUOTE_STALE');
   const side = position.direction === 'long' ? ('sell' as const) : ('buy' as const);
+  const board = deps.market.board(position.code);
+  const draft = { side, priceType: request.price_type, limitPrice: limit, quantity: request.quantity };
+  const fill = executablePrice(draft, board, session.continuous);
+  if (fill === null && session.continuous && request.price_type === 'market' && !byRule) {
+    refuseThinBook(draft, board, deps.locale);
+  }
   const order = await newOrder(
     tx,
     {
@@ -89,12 +91,7 @@ export async function closePosition(
     .update(positions)
     .set({ closingQuantity: sql`${positions.closingQuantity} + ${request.quantity}` })
     .where(eq(positions.id, position.id));
-  const price = executablePrice(
-    { side, priceType: request.price_type, limitPrice: limit },
-    quote,
-    session.continuous,
-  );
-  if (price !== null) return fillCloseOrder(tx, deps, order, price, outbox);
+  if (fill !== null) return fillCloseOrder(tx, deps, order, fill, outbox);
   await notify(
     tx,
     outbox,
@@ -111,10 +108,11 @@ export async function fillCloseOrder(
   tx: Tx,
   deps: TradingDeps,
   order: OrderRow,
-  price: Sen,
+  fill: Execution,
   outbox: Outbox,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
+  const price = fill.price;
   const u = order.userId;
   const [position] = await tx
     .select()
@@ -123,11 +121,10 @@ export async function fillCloseOrder(
   if (!position || position.status !== 'holding')
     throw new Error(`order ${order.orderNo} has no open position`);
   const q = order.quantity;
-  const principal = principalOf(price, q);
+  const principal = fill.principal;
   const fee = feeFor(principal, deps.fees);
-  const gross = sen(
-    (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
-  );
+  const cost = position.avgPrice * q;
+  const gross = sen(position.direction === 'long' ? principal - cost : cost - principal);
   const whole = q === position.quantity;
   const collateralPart = whole
     ? sen(position.collateral)

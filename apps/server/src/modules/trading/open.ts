@@ -49,6 +49,8 @@ import {
   orderNumber,
   principalOf,
   quoteOrFail,
+  refuseThinBook,
+  type Execution,
   type OrderRow,
   type Outbox,
   type TradingDeps,
@@ -60,17 +62,17 @@ import {
  */
 
 /**
- * What filling an opening order at `price` moves: the principal and the fee, the collateral of a margin
+ * What filling an opening order by `fill` (its walk of the book) moves: the principal and the fee, the collateral of a margin
  * position, and the journal entry (the order's reservation released, the cost taken from cash, the fee to
  * the house).
  */
 function openingFill(
   order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'reserved'>,
-  price: Sen,
+  fill: Execution,
   fees: FeeSchedule,
 ) {
   const u = order.userId;
-  const principal = principalOf(price, order.quantity);
+  const principal = fill.principal;
   const fee = feeFor(principal, fees);
   const margin = isMargin(order);
   const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
@@ -282,12 +284,15 @@ export async function placeOrder<T = never>(
     side: request.direction === 'long' ? ('buy' as const) : ('sell' as const),
     priceType: request.price_type,
     limitPrice: limit,
+    quantity: request.quantity,
   };
-  const fillNow = executablePrice(draft, quote, open);
+  const board = deps.market.board(request.code);
+  const fillNow = executablePrice(draft, board, open);
+  if (fillNow === null && open && request.price_type === 'market') refuseThinBook(draft, board, deps.locale);
   const margin = isMargin({ leverage: request.leverage, direction: request.direction });
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
-  const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
-  const principal = principalOf(refPrice, request.quantity);
+  const refPrice = request.direction === 'long' && limit !== null ? limit : quote.limit_up;
+  const principal = fillNow?.principal ?? principalOf(refPrice, request.quantity);
   const fee = feeFor(principal, deps.fees);
   const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
 
@@ -346,6 +351,7 @@ export async function placeOrder<T = never>(
   const ids = { entry: entryId, message: messageId };
   if (fillNow !== null) {
     const fill = openingFill({ ...order, reserved: 0 }, fillNow, deps.fees);
+    const price = fillNow.price;
     return writeNewOrder(
       tx,
       {
@@ -353,7 +359,7 @@ export async function placeOrder<T = never>(
           ...order,
           positionId,
           status: 'filled',
-          fillPrice: fillNow,
+          fillPrice: price,
           principal: fill.principal,
           fee: fill.fee,
           reserved: 0,
@@ -362,7 +368,7 @@ export async function placeOrder<T = never>(
         ids,
         entry: {
           kind: fill.entryKind,
-          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
           at: now,
           lines: fill.lines,
         },
@@ -375,7 +381,7 @@ export async function placeOrder<T = never>(
         },
         message: {
           kind: 'order.filled',
-          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
         },
       },
       outbox,
@@ -417,17 +423,18 @@ export async function placeOrder<T = never>(
   );
 }
 
-/** Fills an opening order at `price`: cash for the shares (or collateral for margin), the fee, a position. */
+/** Fills an opening order by `fill`: cash for the shares (or collateral for margin), the fee, a position. */
 export async function fillOpenOrder(
   tx: Tx,
   deps: TradingDeps,
   order: OrderRow,
-  price: Sen,
+  fill: Execution,
   outbox: Outbox,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   const u = order.userId;
-  const { principal, fee, collateral, entryKind, lines } = openingFill(order, price, deps.fees);
+  const price = fill.price;
+  const { principal, fee, collateral, entryKind, lines } = openingFill(order, fill, deps.fees);
   await postEntry(tx, {
     kind: entryKind,
     params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
