@@ -1,5 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { feeFor, negSen, proportionalPart, sen, type TClosePositionRequest } from '@kabuto/contract';
+import {
+  feeFor,
+  negSen,
+  proportionalPart,
+  sen,
+  type Sen,
+  type TClosePositionRequest,
+} from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
 import { orders, positions } from '../../db/schema.js';
 import { notify } from '../messages/messages.js';
@@ -14,6 +21,7 @@ import {
   isMargin,
   isStale,
   newOrder,
+  principalOf,
   quoteOrFail,
   refuseThinBook,
   type Execution,
@@ -151,7 +159,7 @@ export async function fillCloseOrder(
   });
 
   const realized = sen(gross - fee);
-  const tax = realizedPart(position, q, price, fee);
+  const tax = realizedPart(position, q, principal, fee);
   if (whole) {
     await tx
       .update(positions)
@@ -226,7 +234,7 @@ export async function fillCloseOrder(
 }
 
 /**
- * What selling (or buying back) `q` shares of a position at `price` with `fee` realizes for tax (ADR 0021):
+ * What selling (or buying back) `q` shares of a position for `principal` (its walk of the book) with `fee` realizes for tax (ADR 0021):
  * the sold part's book value (its share of the position's 取得価額, the whole remainder when all is sold),
  * 譲渡の対価 and 取得費 + 譲渡費用. Cash: proceeds = the sale's principal, cost = the part's book value + the
  * fee. Margin (book value = the opening principal + its fee): long: proceeds = the sale's principal, cost =
@@ -236,12 +244,11 @@ export async function fillCloseOrder(
 export function realizedPart(
   position: Pick<PositionRow, 'direction' | 'leverage' | 'quantity' | 'avgPrice' | 'bookValue'>,
   q: number,
-  price: Sen,
+  principal: Sen,
   fee: Sen,
 ): { bookPart: Sen; proceeds: Sen; cost: Sen } {
   const whole = q === position.quantity;
   const part = (total: Sen) => (whole ? total : proportionalPart(total, q, position.quantity));
-  const principal = principalOf(price, q);
   if (!isMargin(position)) {
     const bookPart = part(sen(position.bookValue));
     return { bookPart, proceeds: principal, cost: sen(bookPart + fee) };

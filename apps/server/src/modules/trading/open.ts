@@ -377,7 +377,7 @@ export async function placeOrder<T = never>(
           bookValue: sen(fill.principal + fill.fee),
           repayDeadline: await deadlineFor(tx, order, now),
           holdingId: holding?.id ?? null,
-          mergedAvg: holding ? movingAverage(holding, fillNow, order.quantity) : null,
+          mergedAvg: holding ? movingAverage(holding, fillNow.price, order.quantity) : null,
         },
         message: {
           kind: 'order.filled',
