@@ -30,6 +30,7 @@ import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
+import { taxRoutes } from './modules/tax/routes.js';
 import { SessionCache, resolveSession, type Revocation } from './modules/auth/sessions.js';
 import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
@@ -309,6 +310,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(marketRoutes);
       await api.register(tradingRoutes);
       await api.register(ledgerRoutes);
+      await api.register(taxRoutes);
       await api.register(realtimeRoutes);
       await api.register(consoleAuthRoutes, { prefix: '/console' });
       await api.register(uploadRoutes);

@@ -8,6 +8,9 @@ import { createUser } from './modules/auth/service.js';
 import { audit } from './modules/console/audit.js';
 import type { UploadStore } from './modules/uploads/storage.js';
 import { pngBytes } from './lib/images.js';
+import type { FeeSchedule } from '@kabuto/contract';
+import type { MarketDataProvider } from './market/provider.js';
+import { seedDemoTaxHistory } from './seed-tax.js';
 import { bankAccountLog, bankAccounts, identityVerifications, uploads } from './db/schema.js';
 
 /** The demo that `npm start` seeds on first start; printed in the start banner. */
@@ -30,6 +33,8 @@ export async function seedDemo(
   clock: Clock,
   demoCashYen: number,
   store: UploadStore,
+  /** the market and fees the demo's past trades are made with (seed-tax.ts); no history without them */
+  trading?: { market: MarketDataProvider; fees: FeeSchedule },
 ): Promise<SeedResult> {
   await db
     .insert(invitationCodes)
@@ -54,6 +59,7 @@ export async function seedDemo(
   }
   const [demo] = await db.select({ id: users.id }).from(users).where(eq(users.phone, DEMO.phone)).limit(1);
   if (demo) await seedDemoIdentity(db, clock, store, demo.id);
+  if (demo && trading) await seedDemoTaxHistory(db, demo.id, trading);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

@@ -117,7 +117,11 @@ export function resolveTaxAccount(
       : 'general'
     : (choice?.defaultAccount ?? 'specific');
   const account = requested ?? fallback;
-  if (!held.includes(account) || (margin && account === 'nisa')) {
+  if (margin && account === 'nisa') {
+    const message = translate(asLocale(locale), 'validation.nisaCashOnly');
+    throw new AppError('VALIDATION', {}, { issues: [{ field: 'account', rule: 'nisaCashOnly', message }] });
+  }
+  if (!held.includes(account)) {
     throw new AppError(
       'TAX_ACCOUNT_NOT_HELD',
       { account: translate(asLocale(locale), `tax.accounts.${account}`) },
