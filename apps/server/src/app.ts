@@ -50,6 +50,7 @@ import { messageRoutes } from './modules/messages/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
+import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
@@ -319,6 +320,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(bankingRoutes);
       await api.register(fundsRoutes);
       await api.register(reviewRoutes, { prefix: '/console' });
+      await api.register(reconciliationRoutes, { prefix: '/console' });
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -116,6 +116,10 @@ export const ZDepositReview = ZDeposit.extend({
   phone: z.string(),
   /** the per-user virtual account number the transfer should have arrived on */
   virtual_account_number: z.string(),
+  /** the bank transfer it was matched with; null: the customer's word alone (two approvals, ADR 0023) */
+  transfer_id: z.number().int().nullable(),
+  first_approved_by: z.string().nullable(),
+  first_approved_at: z.string().nullable(),
   reviewed_by: z.string().nullable(),
 });
 export type TDepositReview = z.infer<typeof ZDepositReview>;

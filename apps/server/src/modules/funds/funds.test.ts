@@ -417,7 +417,17 @@ describe('deposits', () => {
       await get(`/api/console/deposits/${id}`, reviewer),
     ).data;
     expect(review).toMatchObject({ virtual_account_number: va.account_number, phone: u.phone });
-    expect(body(await post(`/api/console/deposits/${id}/approve`, reviewer)).data).toEqual({
+    // No bank transfer matched it (reconciliation.test.ts has those): a reason and two operators (ADR 0023).
+    expect(
+      body(await post(`/api/console/deposits/${id}/approve`, reviewer, { reason: 'seen' })).data,
+    ).toEqual({
+      id,
+      status: 'awaiting_second_approval',
+    });
+    expect((await userBalances(t.database.db, u.userId)).cash).toBe(0);
+    expect(
+      body(await post(`/api/console/deposits/${id}/approve`, await operator(), { reason: 'seen' })).data,
+    ).toEqual({
       id,
       status: 'approved',
     });
@@ -464,14 +474,16 @@ describe('deposits', () => {
 
   it('two operators approving the same notice at once credit it once', async () => {
     const u = await registerAndLogin(t);
-    const [a, b] = [await operator(), await operator()];
+    const [first, a, b] = [await operator(), await operator(), await operator()];
     const id = body<{ id: number }>(
       await post('/api/deposits', as(u.token, key()), { amount: yen(20_000), transfer_date: '2026-11-24' }),
     ).data.id;
+    const reason = { reason: 'seen on the bank’s screen' };
+    await post(`/api/console/deposits/${id}/approve`, first, reason);
     const answers = await Promise.all([
-      post(`/api/console/deposits/${id}/approve`, a),
-      post(`/api/console/deposits/${id}/approve`, b),
-      post(`/api/console/deposits/${id}/approve`, a),
+      post(`/api/console/deposits/${id}/approve`, a, reason),
+      post(`/api/console/deposits/${id}/approve`, b, reason),
+      post(`/api/console/deposits/${id}/approve`, a, reason),
     ]);
     expect(answers.map((r) => body(r).code).sort()).toEqual([1, 1341, 1341]);
     expect((await userBalances(t.database.db, u.userId)).cash).toBe(yen(20_000));
@@ -483,7 +495,9 @@ describe('withdrawals', () => {
     const id = body<{ id: number }>(
       await post('/api/deposits', as(token, key()), { amount: yen(amountYen), transfer_date: '2026-11-24' }),
     ).data.id;
-    await post(`/api/console/deposits/${id}/approve`, reviewer);
+    // a notice no bank transfer matched: a reason and a second operator (ADR 0023)
+    await post(`/api/console/deposits/${id}/approve`, reviewer, { reason: 'test funding' });
+    await post(`/api/console/deposits/${id}/approve`, await operator(), { reason: 'test funding' });
     expect((await userBalances(t.database.db, userId)).cash).toBe(yen(amountYen));
   }
 

@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { negSen, sen } from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
-import { bankAccounts, deposits, identityVerifications, users, withdrawals } from '../../db/schema.js';
+import {
+  bankAccounts,
+  bankTransfers,
+  deposits,
+  identityVerifications,
+  users,
+  withdrawals,
+} from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { messageParams, logBankAccount } from '../banking/banking.js';
@@ -16,7 +23,8 @@ import { notify, type EventOutbox } from '../messages/messages.js';
  * deciding the same item at once, the second finds it decided (ALREADY_REVIEWED) and changes nothing.
  * Each decision is audited with the state before and after, and the user gets a message.
  */
-export type Decision = { approve: true } | { approve: false; reason: string };
+/** An approval may carry a reason (a deposit with no matching transfer needs one); a rejection must. */
+export type Decision = { approve: true; reason?: string | undefined } | { approve: false; reason: string };
 export type ReviewKind = 'identity' | 'bank_account' | 'deposit' | 'withdrawal';
 export type ReviewStatus = 'passed' | 'approved' | 'rejected' | 'awaiting_second_approval';
 
@@ -228,7 +236,7 @@ async function settle<K extends ReviewKind>(
     targetType: kind,
     targetId: row.id,
     userId: row.userId,
-    reason,
+    reason: decision.reason ?? null,
     before: snapshot(row),
     after: entryId === undefined ? { status, reason } : { status, reason, entry_id: entryId },
     at: now,
@@ -248,7 +256,7 @@ async function settle<K extends ReviewKind>(
  * The decision on a queue whose approval settles at once (identity, bank account, deposit): lock the item,
  * then settle it by its description in REVIEWS.
  */
-export function reviewBy(kind: Exclude<ReviewKind, 'withdrawal'>) {
+export function reviewBy(kind: Exclude<ReviewKind, 'withdrawal' | 'deposit'>) {
   return async (
     tx: Tx,
     deps: ReviewDeps,
@@ -291,4 +299,57 @@ export async function reviewWithdrawal(
   }
   if (decision.approve && row.firstApprovedBy === operatorId) throw new AppError('SECOND_APPROVER_SAME');
   return settle(tx, deps, 'withdrawal', row, decision, outbox);
+}
+
+/**
+ * A deposit matched with a bank transfer (deposit reconciliation, ADR 0023) is credited on one approval,
+ * and its transfer becomes `credited`. A deposit with no matching transfer is the customer's word alone:
+ * its approval needs a reason and two different operators (the first approval records its operator and
+ * reason; the second, by someone else, credits it). A rejection frees the transfer it was matched with.
+ */
+export async function reviewDeposit(
+  tx: Tx,
+  deps: ReviewDeps,
+  id: number,
+  decision: Decision,
+  outbox: EventOutbox,
+): Promise<ReviewStatus> {
+  const row = await lockForDecision(tx, 'deposit', id);
+  const operatorId = deps.operator.id;
+  const now = deps.clock.now();
+  if (decision.approve && row.transferId === null) {
+    if (decision.reason === undefined) throw new AppError('DEPOSIT_REASON_REQUIRED');
+    if (row.firstApprovedBy === null) {
+      await tx
+        .update(deposits)
+        .set({ firstApprovedBy: operatorId, firstApprovedAt: now })
+        .where(eq(deposits.id, id));
+      await audit(tx, {
+        operatorId,
+        action: 'deposit.approve_first',
+        targetType: 'deposit',
+        targetId: id,
+        userId: row.userId,
+        reason: decision.reason,
+        before: { status: row.status, first_approved_by: null },
+        after: { status: row.status, first_approved_by: operatorId, transfer_id: null },
+        at: now,
+      });
+      return 'awaiting_second_approval';
+    }
+    if (row.firstApprovedBy === operatorId) throw new AppError('SECOND_APPROVER_SAME');
+  }
+  const status = await settle(tx, deps, 'deposit', row, decision, outbox);
+  if (row.transferId !== null) {
+    await tx
+      .update(bankTransfers)
+      .set(
+        decision.approve
+          ? { status: 'credited' }
+          : { status: 'unmatched', depositId: null, note: `deposit ${row.id} rejected` },
+      )
+      .where(eq(bankTransfers.id, row.transferId));
+    if (!decision.approve) await tx.update(deposits).set({ transferId: null }).where(eq(deposits.id, row.id));
+  }
+  return status;
 }

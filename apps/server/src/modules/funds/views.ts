@@ -172,23 +172,33 @@ const DEPOSIT = {
   table: deposits,
   select: (db: Executor) =>
     db
-      .select({ row: deposits, phone: users.phone, reviewer: reviewer.username })
+      .select({
+        row: deposits,
+        phone: users.phone,
+        reviewer: reviewer.username,
+        first: firstApprover.username,
+      })
       .from(deposits)
       .innerJoin(users, eq(users.id, deposits.userId))
       .leftJoin(reviewer, eq(reviewer.id, deposits.reviewedBy))
+      .leftJoin(firstApprover, eq(firstApprover.id, deposits.firstApprovedBy))
       .$dynamic(),
   view: (
     {
       row,
       phone,
       reviewer: by,
-    }: { row: typeof deposits.$inferSelect; phone: string; reviewer: string | null },
+      first,
+    }: { row: typeof deposits.$inferSelect; phone: string; reviewer: string | null; first: string | null },
     settings: TSettings,
   ): TDepositReview => ({
     ...depositView(row),
     user_id: row.userId,
     phone,
     virtual_account_number: virtualAccountNumber(settings.deposit.number_prefix, row.userId),
+    transfer_id: row.transferId,
+    first_approved_by: first,
+    first_approved_at: row.firstApprovedAt?.toISOString() ?? null,
     reviewed_by: by,
   }),
 };
