@@ -41,6 +41,8 @@ describe('the order book stream', () => {
     expect((moved['board'] as { bids: unknown[] }).bids).toHaveLength(10);
 
     ws.send({ op: 'board', symbols: [] });
+    ws.send({ op: 'ping', t: 7 }); // answered after the command before it
+    await ws.next(isType('pong', (m) => m['t'] === 7));
     const count = ws.messages.length;
     market.tick('7203', 3020);
     market.tick('6758', 2010);
