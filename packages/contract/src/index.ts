@@ -13,6 +13,7 @@ export * from './api/market.js';
 export * from './api/realtime.js';
 export * from './api/trading.js';
 export * from './api/brokerage.js';
+export * from './api/opening.js';
 export * from './api/funds.js';
 export * from './api/console.js';
 export * from './ticks.js';

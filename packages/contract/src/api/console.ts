@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSenAmount } from './account.js';
+import { ZApplicationView, ZOpeningSettings } from './opening.js';
 import {
   ZBankAccount,
   ZBankAccountLogEntry,
@@ -93,6 +94,8 @@ export const ZIdentityReview = ZUserRef.extend({
   reviewed_by: z.string().nullable(),
   reviewed_at: z.string().nullable(),
   created_at: z.string(),
+  /** the account application's answers (issue 23); My Number masked, revealed only with a reason */
+  application: ZApplicationView.nullable(),
 });
 export type TIdentityReview = z.infer<typeof ZIdentityReview>;
 export const ZIdentityReviewPage = z.object({ total: z.number().int(), items: z.array(ZIdentityReview) });
@@ -209,9 +212,11 @@ export const ZSettings = z.object({
     number_prefix: z.string().regex(/^\d{1,2}$/),
   }),
   customer_service: z.array(ZServiceChannel).max(10),
+  /** account opening's minimum age and the suitability rules (ADR 0022) */
+  opening: ZOpeningSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service'] as const;
+export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'opening'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

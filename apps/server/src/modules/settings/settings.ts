@@ -1,5 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { DEFAULT_WITHDRAWAL_WINDOWS, ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import {
+  DEFAULT_OPENING_SETTINGS,
+  DEFAULT_WITHDRAWAL_WINDOWS,
+  ZSettings,
+  type TOpeningSettings,
+  type SettingKey,
+  type TSettings,
+} from '@kabuto/contract';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/types.js';
 import { settings } from '../../db/schema.js';
@@ -26,6 +33,7 @@ export function defaultSettings(config: Config): TSettings {
       number_prefix: '9',
     },
     customer_service: [],
+    opening: { ...DEFAULT_OPENING_SETTINGS },
   };
 }
 
@@ -72,4 +80,9 @@ export async function settingUpdatedAt(db: Executor, key: SettingKey): Promise<D
 export async function withdrawalPolicy(db: Executor, config: Config): Promise<WithdrawalPolicy> {
   const { withdrawal } = await loadSettings(db, config);
   return { minYen: withdrawal.min_yen, windows: withdrawal.windows };
+}
+
+/** Account opening's minimum age and the suitability rules in force (ADR 0022). */
+export async function openingSettings(db: Executor, config: Config): Promise<TOpeningSettings> {
+  return (await loadSettings(db, config)).opening;
 }
