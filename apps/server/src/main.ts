@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, database, clock: systemClock });
   const seed = config.DEMO_MODE
-    ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads, {
+    ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads, app.ctx.myNumberKey, {
         market: app.ctx.market,
         fees: app.ctx.fees,
       })

@@ -17,8 +17,8 @@ afterAll(() => t.close());
 describe('the demo tax history', () => {
   it('holds Toyota at its moving average, a gain withheld on, a loss refunded, and a NISA purchase', async () => {
     const trading = { market: t.app.ctx.market, fees: t.app.ctx.fees };
-    await seedDemo(t.database.db, t.clock, 10_000_000, t.app.ctx.uploads, trading);
-    await seedDemo(t.database.db, t.clock, 10_000_000, t.app.ctx.uploads, trading);
+    await seedDemo(t.database.db, t.clock, 10_000_000, t.app.ctx.uploads, t.app.ctx.myNumberKey, trading);
+    await seedDemo(t.database.db, t.clock, 10_000_000, t.app.ctx.uploads, t.app.ctx.myNumberKey, trading);
     const [demo] = await t.database.db.select().from(users).where(eq(users.phone, DEMO.phone));
     const userId = demo?.id ?? 0;
     expect(await t.database.db.select().from(orders).where(eq(orders.userId, userId))).toHaveLength(5);

@@ -68,6 +68,10 @@ export const ERRORS = {
   IDENTITY_REQUIRED: { code: 1311, http: 403 },
   IDENTITY_PENDING: { code: 1312, http: 409 },
   IDENTITY_ALREADY_PASSED: { code: 1313, http: 409 },
+  // Account opening and suitability (ADR 0022)
+  ACCOUNT_NOT_OPEN: { code: 1314, http: 403 },
+  APPLICANT_UNDER_AGE: { code: 1315, http: 422 },
+  SUITABILITY_NOT_MET: { code: 1316, http: 403 },
   BANK_HOLDER_MISMATCH: { code: 1321, http: 422 },
   BANK_ACCOUNT_NOT_FOUND: { code: 1322, http: 404 },
   BANK_ACCOUNT_NOT_APPROVED: { code: 1323, http: 422 },

@@ -14,6 +14,7 @@ export * from './api/realtime.js';
 export * from './api/trading.js';
 export * from './api/brokerage.js';
 export * from './api/tax.js';
+export * from './api/opening.js';
 export * from './api/funds.js';
 export * from './api/banking.js';
 export * from './api/console.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZSenAmount } from './account.js';
 import { ZTaxSettings } from './tax.js';
+import { ZApplicationView, ZOpeningSettings } from './opening.js';
 import {
   ZBankAccount,
   ZBankAccountLogEntry,
@@ -94,6 +95,8 @@ export const ZIdentityReview = ZUserRef.extend({
   reviewed_by: z.string().nullable(),
   reviewed_at: z.string().nullable(),
   created_at: z.string(),
+  /** the account application's answers (issue 23); My Number masked, revealed only with a reason */
+  application: ZApplicationView.nullable(),
 });
 export type TIdentityReview = z.infer<typeof ZIdentityReview>;
 export const ZIdentityReviewPage = z.object({ total: z.number().int(), items: z.array(ZIdentityReview) });
@@ -227,9 +230,11 @@ export const ZSettings = z.object({
   customer_service: z.array(ZServiceChannel).max(10),
   /** tax rates, NISA limits and the 制度信用 repayment period (ADR 0021) */
   tax: ZTaxSettings,
+  /** account opening's minimum age and the suitability rules (ADR 0022) */
+  opening: ZOpeningSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax'] as const;
+export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax', 'opening'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

@@ -44,18 +44,7 @@ export const ZIdNumber = z
   .max(20, { error: 'validation.idNumberFormat' })
   .regex(/^[A-Za-z0-9-]{4,20}$/, { error: 'validation.idNumberFormat' });
 
-// POST /api/identity
-export const ZIdentitySubmit = z.object({
-  full_name: ZFullName,
-  id_number: ZIdNumber,
-  front_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
-    error: 'validation.frontPhotoRequired',
-  }),
-  back_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
-    error: 'validation.backPhotoRequired',
-  }),
-});
-export type TIdentitySubmit = z.infer<typeof ZIdentitySubmit>;
+// POST /api/identity: the account application, ZAccountApplication in opening.ts (issue 23)
 
 export const ZIdentityStatus = z.enum(['unverified', 'pending', 'passed', 'rejected']);
 // GET /api/identity

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, yen } from '@kabuto/contract';
 import { bankAccounts, identityVerifications, operators, users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { body, createTestApp, registerAndLogin, VERIFIED_NAME, type TestApp } from '../../test/harness.js';
+import {
+  applicationPayload,
+  body,
+  createTestApp,
+  registerAndLogin,
+  VERIFIED_NAME,
+  type TestApp,
+} from '../../test/harness.js';
 import { multipart, pngBytes } from '../../lib/images.js';
 import { userBalances } from '../ledger/ledger.js';
 
@@ -75,12 +82,15 @@ const get = (url: string, headers: Headers) =>
   t.app.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}lang=en`, headers });
 
 async function submitIdentity(token: string, fullName = VERIFIED_NAME) {
-  return post('/api/identity', as(token), {
-    full_name: fullName,
-    id_number: 'AB1234567',
-    front_upload_id: await uploadId(token, 'identity_front'),
-    back_upload_id: await uploadId(token, 'identity_back'),
-  });
+  return post(
+    '/api/identity',
+    as(token),
+    applicationPayload(
+      await uploadId(token, 'identity_front'),
+      await uploadId(token, 'identity_back'),
+      fullName,
+    ),
+  );
 }
 
 async function messageKinds(token: string): Promise<string[]> {
@@ -204,7 +214,7 @@ describe('real-name verification', () => {
     expect(body(first).data).toMatchObject({
       status: 'pending',
       can_submit: false,
-      id_number_masked: '•••••4567',
+      id_number_masked: '••••••••9018',
     });
     expect(body(await submitIdentity(u.token)).code).toBe(1312);
     const queue = body<{ items: { id: number; user_id: number }[] }>(
@@ -278,30 +288,29 @@ describe('real-name verification', () => {
   it('refuses photos the user did not upload', async () => {
     const a = await registerAndLogin(t, { verified: false });
     const b = await registerAndLogin(t, { verified: false });
-    const res = await post('/api/identity', as(b.token), {
-      full_name: '佐藤 花子',
-      id_number: 'XY987654',
-      front_upload_id: await uploadId(a.token, 'identity_front'),
-      back_upload_id: await uploadId(b.token, 'identity_back'),
-    });
+    const res = await post(
+      '/api/identity',
+      as(b.token),
+      applicationPayload(await uploadId(a.token, 'identity_front'), await uploadId(b.token, 'identity_back')),
+    );
     expect(body(res).code).toBe(1305);
   });
 
   it('names each missing field with the specification’s required messages', async () => {
     const u = await registerAndLogin(t, { verified: false });
     const res = await post('/api/identity', as(u.token), {
+      ...applicationPayload('', ''),
       full_name: '',
-      id_number: '',
-      front_upload_id: '',
-      back_upload_id: '',
+      full_name_kana: '',
+      my_number: '',
     });
     expect(res.statusCode).toBe(400);
     const issues = body<{ issues: { field: string; message: string }[] }>(res).data.issues;
     expect(issues.map((i) => [i.field, i.message])).toEqual([
       ['full_name', 'Please enter your full name'],
-      ['id_number', 'Please enter your ID number'],
+      ['full_name_kana', 'Please enter the reading of your name in katakana'],
+      ['my_number', 'Please enter your My Number (individual number)'],
       ['front_upload_id', 'Please upload the front of your ID'],
-      ['back_upload_id', 'Please upload the back of your ID'],
     ]);
   });
 });

@@ -16,6 +16,7 @@ import { audit } from '../console/audit.js';
 import type { OperatorPrincipal } from '../console/operators.js';
 import { lockUser, postEntry } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
+import { openBrokerageAccount } from '../opening/brokerage.js';
 
 /**
  * Operators' decisions on what users filed. Each runs in one transaction that takes the user's lock first
@@ -65,6 +66,8 @@ function snapshot(row: { status: string; reason: string | null }) {
 interface Effect {
   /** the entry the decision posted (null: a queue that posts one posted none this time) */
   entryId?: number | null;
+  /** more of what the decision did, for the audit row's `after` (the brokerage account it opened) */
+  audited?: Record<string, unknown>;
 }
 
 /**
@@ -110,12 +113,24 @@ interface ItemUpdate<K extends ReviewKind> {
 const REVIEWS: { [K in ReviewKind]: QueueReview<K> } = {
   identity: {
     approved: 'passed',
-    apply: async (tx, row, approve) => {
+    apply: async (tx, row, approve, now) => {
       await tx
         .update(users)
         .set({ realNameStatus: approve ? 'verified' : 'rejected' })
         .where(eq(users.id, row.userId));
-      return {};
+      // Issue 23 (ADR 0022): an approved application opens the brokerage account, in this transaction.
+      const opened = approve ? await openBrokerageAccount(tx, row, now) : undefined;
+      return opened
+        ? {
+            audited: {
+              brokerage_account: {
+                specific_account: opened.specificAccount,
+                nisa: opened.nisaOpenedAt !== null,
+                default_tax_account: opened.defaultTaxAccount,
+              },
+            },
+          }
+        : {};
     },
     write: async (tx, id, set) => {
       const [row] = await tx
@@ -226,7 +241,7 @@ async function settle<K extends ReviewKind>(
   const now = deps.clock.now();
   const status = decision.approve ? review.approved : 'rejected';
   const reason = decision.approve ? null : decision.reason;
-  const { entryId } = await review.apply(tx, row, decision.approve, now);
+  const { entryId, audited } = await review.apply(tx, row, decision.approve, now);
   const set: ItemUpdate<K> = { status, reason, reviewedBy: deps.operator.id, reviewedAt: now };
   const updated = await review.write(tx, row.id, set, entryId);
   if (updated && review.recorded) await review.recorded(tx, updated, status, reason, now);
@@ -238,7 +253,12 @@ async function settle<K extends ReviewKind>(
     userId: row.userId,
     reason: decision.reason ?? null,
     before: snapshot(row),
-    after: entryId === undefined ? { status, reason } : { status, reason, entry_id: entryId },
+    after: {
+      status,
+      reason,
+      ...(entryId === undefined ? {} : { entry_id: entryId }),
+      ...audited,
+    },
     at: now,
   });
   await notify(

@@ -23,6 +23,7 @@ import { loadSettings } from '../settings/settings.js';
 import type { Config } from '../../config.js';
 import { depositView, virtualAccountNumber } from './deposits.js';
 import { withdrawalView } from './withdrawals.js';
+import { applicationView, maskedIdNumber } from '../opening/application.js';
 
 export { bankAccountLogView, bankAccountView } from '../banking/banking.js';
 export { depositView } from './deposits.js';
@@ -103,7 +104,7 @@ export function identityReviewView({ row, phone, reviewer: by }: IdentityJoined)
     user_id: row.userId,
     phone,
     full_name: row.fullName,
-    id_number: row.idNumber,
+    id_number: row.myNumberLast4 === null ? row.idNumber : maskedIdNumber(row),
     front_upload_id: row.frontUploadId,
     back_upload_id: row.backUploadId,
     status: row.status,
@@ -111,6 +112,7 @@ export function identityReviewView({ row, phone, reviewer: by }: IdentityJoined)
     reviewed_by: by,
     reviewed_at: row.reviewedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
+    application: applicationView(row),
   };
 }
 

@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import {
+  DEFAULT_OPENING_SETTINGS,
   DEFAULT_TAX_SETTINGS,
   DEFAULT_WITHDRAWAL_WINDOWS,
   ZSettings,
   ZTaxSettings,
   type SettingKey,
+  type TOpeningSettings,
   type TSettings,
   type TTaxSettings,
 } from '@kabuto/contract';
@@ -38,6 +40,7 @@ export function defaultSettings(config: Config): TSettings {
     },
     customer_service: [],
     tax: { ...DEFAULT_TAX_SETTINGS },
+    opening: { ...DEFAULT_OPENING_SETTINGS },
   };
 }
 
@@ -95,4 +98,9 @@ export async function taxSettings(db: Executor): Promise<TTaxSettings> {
   if (!row) return DEFAULT_TAX_SETTINGS;
   const parsed = ZTaxSettings.safeParse(JSON.parse(row.value));
   return parsed.success ? parsed.data : DEFAULT_TAX_SETTINGS;
+}
+
+/** Account opening's minimum age and the suitability rules in force (ADR 0022). */
+export async function openingSettings(db: Executor, config: Config): Promise<TOpeningSettings> {
+  return (await loadSettings(db, config)).opening;
 }
