@@ -68,7 +68,14 @@ export function floorBp(numerator: number, denominator: number): number {
   return Number(floorDiv(BigInt(numerator) * 10_000n, BigInt(denominator)));
 }
 
-/** A short position is always a margin position; a long one is margin when leveraged. */
-export function isMarginPosition(direction: 'long' | 'short', leverage: number): boolean {
-  return direction === 'short' || leverage > 1;
+/**
+ * A short position is always a margin position; a long one is margin when leveraged or when its margin
+ * type says so (issue 23: a 信用新規買 at a 100% collateral rate is a margin position at leverage 1).
+ */
+export function isMarginPosition(
+  direction: 'long' | 'short',
+  leverage: number,
+  marginType?: 'cash' | 'standard' | 'general',
+): boolean {
+  return direction === 'short' || leverage > 1 || marginType === 'standard' || marginType === 'general';
 }

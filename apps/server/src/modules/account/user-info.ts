@@ -52,7 +52,7 @@ export async function loadUserInfo(
     const last = ctx.market.quote(p.code)?.last ?? p.avgPrice;
     const pl = (p.direction === 'long' ? last - p.avgPrice : p.avgPrice - last) * p.quantity;
     floating += pl;
-    positionsValue += isMarginPosition(p.direction, p.leverage) ? pl : last * p.quantity;
+    positionsValue += isMarginPosition(p.direction, p.leverage, p.marginType) ? pl : last * p.quantity;
   }
   const usedFunds = addSen(balances.reserved, balances.margin, balances.withdrawing);
   return {

@@ -67,7 +67,7 @@ import {
  * the house).
  */
 function openingFill(
-  order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'reserved'>,
+  order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'marginType' | 'reserved'>,
   fill: Execution,
   fees: FeeSchedule,
 ) {
@@ -123,7 +123,7 @@ function openedPosition(
  */
 async function deadlineFor(
   tx: Tx,
-  order: { marginType: string; leverage: number; direction: 'long' | 'short' },
+  order: Pick<OrderRow, 'marginType' | 'leverage' | 'direction'>,
   now: Date,
 ): Promise<Date | null> {
   if (!isMargin(order) || order.marginType !== 'standard') return null;
@@ -274,7 +274,12 @@ export async function placeOrder<T = never>(
     request.price === undefined ? null : checkLimitPrice(request.price, quote, topix500, deps.locale);
   const session = sessionState(now, { mode: deps.market.clockMode });
   const venue = request.venue ?? 'exchange';
-  if (venue === 'pts' && (request.direction === 'short' || request.leverage > 1)) {
+  const marginRequest = isMargin({
+    leverage: request.leverage,
+    direction: request.direction,
+    ...(request.margin_type === undefined ? {} : { marginType: request.margin_type }),
+  });
+  if (venue === 'pts' && marginRequest) {
     throw new AppError('PTS_CASH_ONLY');
   }
   const open = venueOpen(venue, session);
@@ -289,7 +294,7 @@ export async function placeOrder<T = never>(
   const board = deps.market.board(request.code);
   const fillNow = executablePrice(draft, board, open);
   if (fillNow === null && open && request.price_type === 'market') refuseThinBook(draft, board, deps.locale);
-  const margin = isMargin({ leverage: request.leverage, direction: request.direction });
+  const margin = marginRequest;
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
   const refPrice = request.direction === 'long' && limit !== null ? limit : quote.limit_up;
   const principal = fillNow?.principal ?? principalOf(refPrice, request.quantity);

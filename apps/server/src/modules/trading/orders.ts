@@ -41,8 +41,11 @@ export type PositionRow = typeof positions.$inferSelect;
 /** Events to push to users once the transaction that caused them has committed. */
 export type Outbox = EventOutbox;
 
-export const isMargin = (o: { leverage: number; direction: 'long' | 'short' }) =>
-  isMarginPosition(o.direction, o.leverage);
+export const isMargin = (o: {
+  leverage: number;
+  direction: 'long' | 'short';
+  marginType?: 'cash' | 'standard' | 'general';
+}) => isMarginPosition(o.direction, o.leverage, o.marginType);
 export const principalOf = (price: Sen, quantity: number): Sen => sen(price * quantity);
 
 export function quoteOrFail(market: MarketDataProvider, code: string): Quote {

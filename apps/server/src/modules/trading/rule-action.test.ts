@@ -36,7 +36,7 @@ const at1524 = new Date('2026-11-24T06:24:00.000Z'); // Tue 15:24 Tokyo
 
 describe('ruleAction', () => {
   it('closes a day trade from 15:24 while the market trades, never before, never in always-open mode', () => {
-    const day = position({ dayTrade: true, leverage: 1, collateral: 0 });
+    const day = position({ dayTrade: true, leverage: 1, marginType: 'cash', collateral: 0 });
     expect(ruleAction(day, 300_000, open, at1000)).toEqual({ kind: 'none' });
     expect(ruleAction(day, 300_000, open, at1524)).toEqual({ kind: 'day_trade_close' });
     expect(ruleAction(day, 300_000, closed, at1524)).toEqual({ kind: 'none' });
@@ -49,7 +49,9 @@ describe('ruleAction', () => {
   });
 
   it('leaves cash positions alone', () => {
-    expect(ruleAction(position({ leverage: 1, collateral: 0 }), 1, open, at1000)).toEqual({ kind: 'none' });
+    expect(ruleAction(position({ leverage: 1, marginType: 'cash', collateral: 0 }), 1, open, at1000)).toEqual(
+      { kind: 'none' },
+    );
   });
 
   it('calls below 20% maintenance, closes at the deadline, and lifts the call when the ratio recovers', () => {

@@ -106,7 +106,7 @@ export function ruleAction(
     const due = openedOn < tokyo.date || tokyo.minuteOfDay >= DAY_TRADE_CLOSE_MINUTE;
     if (due && session.continuous) return { kind: 'day_trade_close' };
   }
-  if (!isMarginPosition(position.direction, position.leverage)) return { kind: 'none' };
+  if (!isMarginPosition(position.direction, position.leverage, position.marginType)) return { kind: 'none' };
   const ratio = maintenanceBp(position, last);
   if (ratio < MARGIN_RULES.maintenanceBp) {
     if (position.marginCallDeadline === null) return { kind: 'margin_call', ratio };

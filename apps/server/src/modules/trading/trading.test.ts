@@ -265,6 +265,29 @@ describe('margin', () => {
     expect((await info(u.token)).available_balance).toBe(Y(10_000_000 + 17_600));
   });
 
+  it('opens a 信用新規買 at a 100% collateral rate (leverage 1, 制度信用) as margin, and repays it as margin', async () => {
+    const u = await user();
+    const order = await buy(u.token, { quantity: 100, leverage: 1, margin_type: 'standard' });
+    expect(order.data).toMatchObject({ status: 'filled', margin_type: 'standard', principal: Y(310_100) });
+    // the whole principal is collateral (委託保証金), held in the margin account, not spent on shares
+    expect(await info(u.token)).toMatchObject({
+      available_balance: Y(10_000_000 - 310_100),
+      used_funds: Y(310_100),
+    });
+    market.set('7203', 3200);
+    const [p] = await positions(u.token, 'holding');
+    expect(p).toMatchObject({ margin_type: 'standard', collateral: Y(310_100), floating_pl: Y(9_900) });
+    expect(p?.maintenance_bp).toBe(Math.floor(((310_100 + 9_900) * 10_000) / 320_000));
+    const closing = await call<TOrder>(u.token, '/api/trade/closePosition', {
+      position_id: p?.id,
+      price_type: 'market',
+      quantity: 100,
+    });
+    expect(closing.data).toMatchObject({ kind: 'close', side: 'sell', margin_type: 'standard' });
+    // 返済売: the collateral comes back with the gain (bid ¥3,199 − ¥3,101 = ¥98 a share)
+    expect(await info(u.token)).toMatchObject({ available_balance: Y(10_000_000 + 9_800), used_funds: 0 });
+  });
+
   it('needs ¥300,000 of collateral in total', async () => {
     const u = await user();
     const small = await buy(u.token, { quantity: 100, leverage: 3 });

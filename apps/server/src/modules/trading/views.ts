@@ -1,4 +1,4 @@
-import { sen, floorBp, type Locale, type TOrder, type TPosition } from '@kabuto/contract';
+import { sen, floorBp, isMarginPosition, type Locale, type TOrder, type TPosition } from '@kabuto/contract';
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { readsJapanese } from '../market/views.js';
@@ -60,7 +60,7 @@ export function positionView(position: PositionRow, locale: Locale, market: Mark
     position.status === 'closed'
       ? sen(0)
       : sen((position.direction === 'long' ? last - position.avgPrice : position.avgPrice - last) * q);
-  const margin = position.leverage > 1 || position.direction === 'short';
+  const margin = isMarginPosition(position.direction, position.leverage, position.marginType);
   return {
     id: position.id,
     code: position.code,

@@ -2,6 +2,7 @@ import {
   collateralFor,
   feeFor as contractFee,
   isMarginPosition,
+  type MarginType,
   type TPosition,
   type TQuote,
   type TTradingRules,
@@ -23,8 +24,10 @@ export interface OrderInput {
   limitPrice: number | null;
   /** shares */
   quantity: number;
-  /** 1 = cash, 2 or 3 = margin */
+  /** 1, 2 or 3: the collateral rate 100% / 50% / 33% of a margin order (1 alone is cash unless marginType says margin) */
   leverage: number;
+  /** 制度信用 / 一般信用 make even a leverage-1 long a margin order (a 100% collateral rate) */
+  marginType?: MarginType;
 }
 
 export type FeeRules = Pick<TTradingRules, 'fee_bp' | 'fee_min' | 'fee_max'>;
@@ -71,7 +74,7 @@ export function orderFigures(input: OrderInput, quote: TQuote, rules: FeeRules):
   const principal = price * quantity;
   const marketValue = quote.last * quantity;
   const fee = feeFor(principal, rules);
-  const margin = isMargin(input.direction, input.leverage);
+  const margin = isMargin(input.direction, input.leverage, input.marginType);
   const collateral = margin ? collateralFor(principal, input.leverage) : 0;
   const total = margin ? collateral + fee : principal + fee;
   return { price, principal, marketValue, fee, collateral, total, margin };
@@ -97,7 +100,9 @@ function floorDiv(a: bigint, b: bigint): bigint {
  * Ratios divide with an explicit floor (toward −∞) in BigInt, so a loss is never shown smaller than it is.
  */
 export function positionFigures(
-  position: Pick<TPosition, 'direction' | 'quantity' | 'avg_price' | 'collateral' | 'leverage'>,
+  position: Pick<TPosition, 'direction' | 'quantity' | 'avg_price' | 'collateral' | 'leverage'> & {
+    margin_type?: MarginType;
+  },
   lastPrice: number,
 ): PositionFigures {
   const q = position.quantity;
@@ -107,7 +112,7 @@ export function positionFigures(
     position.direction === 'long' ? lastPrice - position.avg_price : position.avg_price - lastPrice;
   const floatingPl = perShare * q;
   const floatingPlBp = cost > 0 ? Number(floorDiv(BigInt(floatingPl) * 10_000n, BigInt(cost))) : 0;
-  const margin = isMargin(position.direction, position.leverage);
+  const margin = isMargin(position.direction, position.leverage, position.margin_type);
   const maintenanceBp =
     margin && marketValue > 0
       ? Number(floorDiv(BigInt(position.collateral + floatingPl) * 10_000n, BigInt(marketValue)))

@@ -1,4 +1,12 @@
-import { dateTimeFormat, MARKET_TIME_ZONE, type TOrder, type TPosition } from '@kabuto/contract';
+import {
+  dateTimeFormat,
+  isMarginPosition,
+  MARKET_TIME_ZONE,
+  type MarginType,
+  type TaxAccount,
+  type TOrder,
+  type TPosition,
+} from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 
 /**
@@ -71,3 +79,64 @@ export function closeReasons(
   }
   return map;
 }
+
+/**
+ * The trading words of issue 23 (ADR 0025): a cash trade is 現物買 / 現物売, a margin one 信用新規買 /
+ * 信用新規売 when it opens and 返済売 / 返済買 when it closes (repays); 建玉 (買建 / 売建) names margin
+ * positions only, cash holdings are 現物. Keys live in the catalogues' `ticket` section.
+ */
+export type TradeTerm =
+  'cashBuy' | 'cashSell' | 'marginOpenLong' | 'marginOpenShort' | 'marginCloseLong' | 'marginCloseShort';
+
+type MarginFields = Pick<TOrder, 'direction' | 'leverage'> & { margin_type?: MarginType | undefined };
+
+/** A margin trade or position: short, leveraged, or named 制度信用 / 一般信用 (a 100% collateral rate). */
+export function isMarginTrade(x: MarginFields): boolean {
+  return isMarginPosition(x.direction, x.leverage, x.margin_type);
+}
+
+/** The margin type to show: 現物 for cash; a margin position the old wire called cash is 制度信用. */
+export function marginTypeOf(x: MarginFields): MarginType {
+  if (!isMarginTrade(x)) return 'cash';
+  return x.margin_type === 'general' ? 'general' : 'standard';
+}
+
+/** Which of the six trades an order is. */
+export function tradeTerm(order: MarginFields & Pick<TOrder, 'kind'>): TradeTerm {
+  const long = order.direction === 'long';
+  if (!isMarginTrade(order)) return order.kind === 'open' ? 'cashBuy' : 'cashSell';
+  if (order.kind === 'open') return long ? 'marginOpenLong' : 'marginOpenShort';
+  return long ? 'marginCloseLong' : 'marginCloseShort';
+}
+
+/** 現物買, 信用新規売, 返済売... in the reader's language. */
+export function tradeLabel(t: TFunction, order: MarginFields & Pick<TOrder, 'kind'>): string {
+  return t(`ticket.trade.${tradeTerm(order)}`);
+}
+
+/** A position's kind: 現物 (cash holding), 買建 / 売建 (a margin position, 建玉). */
+export function positionKindLabel(t: TFunction, position: MarginFields): string {
+  if (!isMarginTrade(position)) return t('ticket.position.cash');
+  return t(position.direction === 'long' ? 'ticket.position.long' : 'ticket.position.short');
+}
+
+/** 現物 / 制度信用 / 一般信用. */
+export function marginTypeLabel(t: TFunction, marginType: MarginType): string {
+  return t(`ticket.marginType.${marginType}`);
+}
+
+/** 特定口座 / 一般口座 / NISA. */
+export function accountLabel(t: TFunction, account: TaxAccount): string {
+  return t(`ticket.account.${account}`);
+}
+
+/**
+ * The collateral rate (委託保証金率) of a leverage, in whole percent as shown: the server holds
+ * max(principal / leverage, 30%) as collateral, so 1 → 100%, 2 → 50%, 3 → 33%.
+ */
+export function collateralRatePercent(leverage: number): number {
+  return Math.floor(100 / Math.max(1, leverage));
+}
+
+/** The leverage a collateral rate stands for (the wire still says leverage). */
+export const COLLATERAL_RATE_LEVERAGES = [1, 2, 3] as const;

@@ -1,22 +1,31 @@
 import type { TOrder } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
-import { isMargin } from '@/domains/trading/order-figures';
+import {
+  accountLabel,
+  isMarginTrade,
+  marginTypeLabel,
+  marginTypeOf,
+  positionKindLabel,
+  tradeLabel,
+} from '@/domains/trading/order-labels';
 
-export const directionLabel = (t: TFunction, direction: 'long' | 'short') =>
-  t(direction === 'long' ? 'trading.long' : 'trading.short');
+type TradeFields = Pick<TOrder, 'direction' | 'leverage' | 'margin_type' | 'day_trade'>;
 
-/** 現物 for a cash position, 信用 ×n for a margin one. */
-export const leverageLabel = (t: TFunction, direction: 'long' | 'short', leverage: number) =>
-  isMargin(direction, leverage) ? t('trading.marginLeverage', { leverage }) : t('trading.cash');
+/** 現物 for a cash trade; 制度信用 / 一般信用 (and 日計り信用) for a margin one. */
+export const tradeTypeLabel = (t: TFunction, x: TradeFields) =>
+  marginTypeLabel(t, marginTypeOf(x)) +
+  (isMarginTrade(x) && x.day_trade ? ` · ${t('trading.dayTrade')}` : '');
+
+export { accountLabel, positionKindLabel, tradeLabel };
 
 export const priceTypeLabel = (t: TFunction, type: 'market' | 'limit') =>
   t(type === 'market' ? 'trading.market' : 'trading.limit');
 
-/** "Buy" / "Sell" with what the order does: open a long, close a short... */
-export const orderKindLabel = (t: TFunction, order: Pick<TOrder, 'kind' | 'direction'>) =>
-  t(order.kind === 'open' ? 'orders.kindOpen' : 'orders.kindClose', {
-    direction: directionLabel(t, order.direction),
-  });
+/** 現物買 / 現物売 / 信用新規買 / 信用新規売 / 返済売 / 返済買. */
+export const orderKindLabel = (
+  t: TFunction,
+  order: Pick<TOrder, 'kind' | 'direction' | 'leverage' | 'margin_type'>,
+) => tradeLabel(t, order);
 
 /** Money flows are neutral (in / out), never rise and fall colours. */
 export const plClass = (v: number) => (v > 0 ? 'price-rise' : v < 0 ? 'price-fall' : 'price-flat');

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
 import { formatShares } from '@/shared/format/price';
 import { Segmented, StepperField } from '@/shared/ui/segmented';
-import { tickSizeAt, type Leverage } from './order-ticket';
+import { accountLabel, collateralRatePercent, tradeLabel } from '../order-labels';
+import { tickSizeAt, type TicketField } from './order-ticket';
 import type { OrderTicket, TicketDialogs } from './use-order-ticket';
 import { useLocale } from '@/shared/i18n/use-locale';
 
@@ -71,11 +72,16 @@ export function OrderConfirmList({ rows }: { rows: readonly (readonly [string, s
 export function useTicketDialogs(confirmNotes?: ReactNode): TicketDialogs {
   const { t } = useTranslation();
   return {
-    confirmOrder: (rows) =>
+    confirmOrder: (rows, notice) =>
       Dialog.confirm({
         title: t('trading.confirmTitle'),
         content: (
           <>
+            {notice !== undefined && (
+              <p className="order-form__warn" role="alert" data-testid="order-confirm-notice">
+                {notice}
+              </p>
+            )}
             <OrderConfirmList rows={rows} />
             {confirmNotes}
           </>
@@ -104,7 +110,7 @@ export function OrderTicketForm({
   className: string;
   header?: ReactNode;
   footer?: ReactNode;
-  /** The submit button's text (default: open long / open short). */
+  /** The submit button's text (default: "review the order" with the trade's name, e.g. 現物買). */
   submitLabel?: string;
 }) {
   const { t } = useTranslation();
@@ -112,6 +118,12 @@ export function OrderTicketForm({
   const venueClosed =
     ticket.status !== undefined &&
     (ticket.venue === 'pts' ? !ticket.status.pts_open : !ticket.status.continuous);
+  const trade = tradeLabel(t, {
+    kind: 'open',
+    direction,
+    leverage: ticket.leverage,
+    margin_type: ticket.margin ? ticket.marginType : 'cash',
+  });
   return (
     <form
       className={className}
@@ -130,6 +142,11 @@ export function OrderTicketForm({
           {t('trading.insufficientHint')}
         </p>
       )}
+      {ticket.nisaOver && ticket.nisa !== null && (
+        <p className="order-form__warn" role="status" data-testid="order-nisa-over">
+          {t('ticket.nisaOver', { amount: ticket.money(ticket.nisa.annual_remaining) })}
+        </p>
+      )}
       {venueClosed && (
         <p className="order-form__note" role="note">
           {t('trading.sessionClosedNote')}
@@ -143,7 +160,7 @@ export function OrderTicketForm({
         loading={busy}
         disabled={busy}
       >
-        {submitLabel ?? t(direction === 'long' ? 'trading.submitLong' : 'trading.submitShort')}
+        {submitLabel ?? t('ticket.submit', { trade })}
       </Button>
       {footer}
     </form>
@@ -153,45 +170,166 @@ export function OrderTicketForm({
 const prefixOf = (variant: TicketVariant) => (variant === 'full' ? '' : 'ai-');
 
 /**
- * Direction, price type, limit price or market note, quantity, leverage and the margin notes. Fields the
- * caller fixed (ticket.fixed) have no control; the leverage control offers ticket.leverages.
+ * The fields in the hook's order (ticket.fields): 現物 / 信用 first; for 信用, 制度 / 一般, 信用新規買 /
+ * 信用新規売, the account, the collateral rate with the buying power and the collateral, then the price
+ * and the quantity. Fields the caller fixed have no control.
  */
 export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; variant: TicketVariant }) {
-  const { t } = useTranslation();
-  const { stock, quote, direction, margin, price, money } = ticket;
-  const p = prefixOf(variant);
-  const leverageLabel = (n: Leverage) =>
-    n === 1 ? t('trading.leverage1') : t('trading.leverageN', { leverage: n });
   return (
     <>
-      {ticket.fixed.direction === undefined && (
+      {ticket.fields.map((field) => (
+        <TicketFieldControl key={field} field={field} ticket={ticket} variant={variant} />
+      ))}
+    </>
+  );
+}
+
+function TicketFieldControl({
+  field,
+  ticket,
+  variant,
+}: {
+  field: TicketField;
+  ticket: OrderTicket;
+  variant: TicketVariant;
+}) {
+  const { t } = useTranslation();
+  const { stock, quote, direction, price, money } = ticket;
+  const p = prefixOf(variant);
+  switch (field) {
+    case 'kind':
+      return (
         <Segmented
-          label={t('trading.direction')}
-          value={direction}
-          onChange={ticket.setDirection}
-          testId={`${p}order-direction`}
+          label={t('ticket.kind')}
+          value={ticket.kind}
+          onChange={ticket.chooseKind}
+          testId={`${p}order-kind`}
           options={[
-            { value: 'long', label: t('trading.long'), className: 'segmented__item--long' },
-            { value: 'short', label: t('trading.short'), className: 'segmented__item--short' },
+            { value: 'cash', label: t('ticket.kindCash') },
+            { value: 'margin', label: t('ticket.kindMargin') },
           ]}
         />
-      )}
-      {direction === 'short' && (
-        <p className="order-form__note" role="note">
-          {t('trading.shortIsMargin')}
-        </p>
-      )}
-      <Segmented
-        label={t('trading.priceType')}
-        value={ticket.priceType}
-        onChange={ticket.choosePriceType}
-        testId={`${p}order-price-type`}
-        options={[
-          { value: 'market', label: t('trading.market') },
-          { value: 'limit', label: t('trading.limit') },
-        ]}
-      />
-      {ticket.priceType === 'limit' ? (
+      );
+    case 'marginType':
+      return (
+        <Segmented
+          label={t('ticket.marginTypeLabel')}
+          value={ticket.marginType}
+          onChange={ticket.setMarginType}
+          testId={`${p}order-margin-type`}
+          options={[
+            { value: 'standard', label: t('ticket.marginType.standard') },
+            { value: 'general', label: t('ticket.marginType.general') },
+          ]}
+        />
+      );
+    case 'side':
+      return (
+        <>
+          <Segmented
+            label={t('ticket.side')}
+            value={direction}
+            onChange={ticket.setDirection}
+            testId={`${p}order-direction`}
+            options={[
+              {
+                value: 'long',
+                label: t('ticket.trade.marginOpenLong'),
+                className: 'segmented__item--long',
+              },
+              {
+                value: 'short',
+                label: t('ticket.trade.marginOpenShort'),
+                className: 'segmented__item--short',
+              },
+            ]}
+          />
+          {direction === 'short' && (
+            <p className="order-form__note" role="note">
+              {t('trading.shortIsMargin')}
+            </p>
+          )}
+        </>
+      );
+    case 'account':
+      return (
+        <>
+          <Segmented
+            label={t('ticket.accountLabel')}
+            value={ticket.account ?? ''}
+            onChange={(value) => {
+              const next = ticket.accounts.find((a) => a === value);
+              if (next !== undefined) ticket.chooseAccount(next);
+            }}
+            testId={`${p}order-account`}
+            options={ticket.accounts.map((a) => ({ value: a, label: accountLabel(t, a) }))}
+          />
+          {ticket.nisa !== null && (
+            <p className="order-form__note" data-testid={`${p}order-nisa-left`}>
+              {t('ticket.nisaLeft', {
+                year: String(ticket.nisa.year),
+                amount: money(ticket.nisa.annual_remaining),
+              })}
+            </p>
+          )}
+          {ticket.margin && <p className="order-form__note">{t('ticket.nisaNoMargin')}</p>}
+        </>
+      );
+    case 'collateralRate':
+      return (
+        <>
+          <Segmented
+            label={t('ticket.collateralRate')}
+            value={ticket.leverage}
+            onChange={ticket.setLeverage}
+            testId={`${p}order-collateral-rate`}
+            options={ticket.leverages.map((n) => ({
+              value: n,
+              label: t('ticket.rate', { rate: collateralRatePercent(n) }),
+            }))}
+          />
+          <p className="order-form__note">
+            {t('ticket.collateralRateHint')}{' '}
+            {t('ticket.maintenanceNote', { rate: `${String(ticket.rules.maintenance_bp / 100)}%` })}
+          </p>
+        </>
+      );
+    case 'marginFigures':
+      return (
+        <dl className="order-figures" data-testid={`${p}order-margin-figures`}>
+          <Figure
+            label={t('ticket.marginPower')}
+            value={money(ticket.marginPower)}
+            testId={`${p}fig-margin-power`}
+          />
+          <Figure
+            label={t('ticket.collateralNeeded')}
+            value={money(ticket.figures.collateral)}
+            testId={`${p}fig-collateral`}
+            strong
+          />
+          <Figure
+            label={t('ticket.repayDeadline')}
+            value={ticket.dayTrade ? t('ticket.repayDayTrade') : (ticket.repayDeadline ?? '—')}
+            testId={`${p}fig-repay-deadline`}
+          />
+        </dl>
+      );
+    case 'priceType':
+      return (
+        <Segmented
+          label={t('trading.priceType')}
+          value={ticket.priceType}
+          onChange={ticket.choosePriceType}
+          testId={`${p}order-price-type`}
+          options={[
+            { value: 'market', label: t('trading.market') },
+            { value: 'limit', label: t('trading.limit') },
+          ]}
+        />
+      );
+    case 'price':
+      return ticket.priceType === 'limit' ? (
         <StepperField
           label={t('trading.limitPrice')}
           value={ticket.priceText}
@@ -216,29 +354,31 @@ export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; va
           })}
           {ticket.stale && <span className="order-form__warn"> {t('trading.staleNote')}</span>}
         </p>
-      )}
-      <StepperField
-        label={t('trading.quantity')}
-        value={ticket.quantityText}
-        onChange={ticket.changeQuantityText}
-        onStep={ticket.stepQuantity}
-        decLabel={t('trading.quantityDown')}
-        incLabel={t('trading.quantityUp')}
-        suffix={t('trading.sharesUnit')}
-        error={ticket.shownQuantityError}
-        hint={t('trading.lotHint')}
-        testId={`${p}order-quantity`}
-      />
-      {ticket.fixed.leverage === undefined && (
-        <Segmented<Leverage>
-          label={t('trading.leverage')}
-          value={ticket.leverage}
-          onChange={ticket.setLeverage}
-          testId={`${p}order-leverage`}
-          options={ticket.leverages.map((n) => ({ value: n, label: leverageLabel(n) }))}
-        />
-      )}
-      {margin && variant === 'full' && ticket.fixed.dayTrade === undefined && (
+      );
+    case 'quantity':
+      return (
+        <>
+          <StepperField
+            label={t('trading.quantity')}
+            value={ticket.quantityText}
+            onChange={ticket.changeQuantityText}
+            onStep={ticket.stepQuantity}
+            decLabel={t('trading.quantityDown')}
+            incLabel={t('trading.quantityUp')}
+            suffix={t('trading.sharesUnit')}
+            error={ticket.shownQuantityError}
+            hint={t('trading.lotHint')}
+            testId={`${p}order-quantity`}
+          />
+          {ticket.margin && (
+            <p className="order-form__note">
+              {t('trading.minCollateralNote', { amount: money(ticket.rules.min_collateral) })}
+            </p>
+          )}
+        </>
+      );
+    case 'dayTrade':
+      return variant === 'full' ? (
         <>
           <div className="order-form__switch">
             <span id="day-trade-label">{t('trading.dayTrade')}</span>
@@ -249,19 +389,10 @@ export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; va
               data-testid="order-day-trade"
             />
           </div>
-          <p className="order-form__note">
-            {t('trading.dayTradeNote')}{' '}
-            {t('trading.minCollateralNote', { amount: money(ticket.rules.min_collateral) })}
-          </p>
+          <p className="order-form__note">{t('trading.dayTradeNote')}</p>
         </>
-      )}
-      {margin && variant === 'compact' && (
-        <p className="order-form__note">
-          {t('trading.minCollateralNote', { amount: money(ticket.rules.min_collateral) })}
-        </p>
-      )}
-    </>
-  );
+      ) : null;
+  }
 }
 
 /** The live estimate: principal, (market value,) fee, total and the available cash. */

@@ -1,33 +1,49 @@
-import { LOT_SIZE, sen, type TOrder, type TQuote, type TTradingRules } from '@kabuto/contract';
+import {
+  LOT_SIZE,
+  sen,
+  type TaxAccount,
+  type TOrder,
+  type TQuote,
+  type TTradingRules,
+} from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { queryClient } from '@/shared/api/query-client';
-import { formatDateTime, formatMoney } from '@/shared/format/format';
+import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/price';
 import { tContract } from '@/shared/i18n/i18n';
 import { marketStatusQuery } from '@/shared/market-clock/market-status';
 import { useIsStale } from '@/shared/market-clock/staleness';
+import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { showSuccess } from '@/shared/ui/toast';
 import { createIdempotentAction, sendWithRetry } from '../idempotent';
 import { orderFigures, type Direction, type PriceType } from '../order-figures';
 import { inputToPrice, inputToQuantity, priceToInput } from '../price-input';
 import { reasonLabel } from '../order-labels';
+import { brokerageAccountQuery, nisaQuotaQuery } from '../tax-accounts-api';
 import { invalidateTrading, placeOrder } from '../trading-api';
 import {
   confirmRows,
+  effectiveAccount,
   isMarginTicket,
   limitPriceIssue,
+  offeredAccounts,
   placeOrderBody,
   quantityIssue,
+  repayDateAfter,
   steppedPriceText,
   steppedQuantity,
+  ticketFields,
   type Leverage,
+  type MarginKind,
   type TicketFixed,
   type TicketIssue,
+  type TicketOrder,
   type TicketStock,
+  type TradeKind,
   type Venue,
 } from './order-ticket';
 import { useLocale } from '@/shared/i18n/use-locale';
@@ -39,18 +55,27 @@ const message = (issue: TicketIssue | null) => (issue === null ? null : tContrac
  * hook is logic only; a test passes its own.
  */
 export interface TicketDialogs {
-  /** The confirm dialog of an order, shown as its rows; true places the order. */
-  confirmOrder: (rows: readonly (readonly [string, string])[]) => Promise<boolean>;
+  /**
+   * The confirm dialog of an order, shown as its rows and, for a margin order, a sentence saying the amount
+   * of the position it opens; true places the order.
+   */
+  confirmOrder: (rows: readonly (readonly [string, string])[], notice?: string) => Promise<boolean>;
   /** A yes/no question (the retry prompt after an unknown outcome). */
   confirm: (options: { content: string; confirmText: string; cancelText: string }) => Promise<boolean>;
   /** A message with one button. */
   alert: (options: { title?: string; content: string; confirmText: string }) => Promise<void>;
 }
 
+/** The collateral rates offered, lowest risk first: 100% / 50% / 33% (the wire's leverage 1 / 2 / 3). */
+const ALL_LEVERAGES: readonly Leverage[] = [1, 2, 3];
+
 /**
  * One order ticket's state and behaviour: the fields, their validation (client rules first, then the
  * server's field issues), the live figures, the confirm dialog and the submit with one Idempotency-Key
  * per attempt (the same key on a retry after an unknown outcome).
+ *
+ * It starts from the least risky choice (issue 23): 現物 (cash) in the customer's default account, the
+ * smallest quantity; a margin ticket starts at 制度信用, 信用新規買 and the highest collateral rate (100%).
  */
 export function useOrderTicket({
   stock,
@@ -59,42 +84,56 @@ export function useOrderTicket({
   dialogs,
   venue = 'exchange',
   fixed = {},
-  leverages = [1, 2, 3],
-  defaultLeverage,
+  leverages = ALL_LEVERAGES,
+  now = () => new Date(),
 }: {
   stock: TicketStock;
   quote: TQuote;
   rules: TTradingRules;
   dialogs: TicketDialogs;
-  /** 'pts': a PTS application (the caller fixes direction long and leverage 1). */
+  /** 'pts': a PTS application (the caller fixes the kind to cash). */
   venue?: Venue;
   /** Fields the caller fixes; their controls are hidden. */
   fixed?: TicketFixed;
-  /** The leverages offered (all three unless the caller narrows them). */
+  /** The collateral rates offered, as leverages (all three unless the caller narrows them). */
   leverages?: readonly Leverage[];
-  defaultLeverage?: Leverage;
+  /** The clock for the 制度信用 deadline shown (a test passes its own). */
+  now?: () => Date;
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { userInfo } = useUserInfo();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => (s.token === null ? null : s.userId));
   const status = useQuery(marketStatusQuery()).data;
+  const brokerage = useQuery(brokerageAccountQuery(userId, token)).data;
   const stale = useIsStale(quote.time);
+  const [kindState, setKind] = useState<TradeKind>('cash');
+  const [marginTypeState, setMarginType] = useState<MarginKind>('standard');
   const [directionState, setDirection] = useState<Direction>('long');
+  const [accountChoice, setAccount] = useState<TaxAccount | null>(null);
   const [priceType, setPriceType] = useState<PriceType>('market');
   const [priceText, setPriceText] = useState('');
   const [quantityText, setQuantityText] = useState(String(LOT_SIZE));
-  const [leverageState, setLeverage] = useState<Leverage>(defaultLeverage ?? leverages[0] ?? 1);
+  const [leverageState, setLeverage] = useState<Leverage>(leverages[0] ?? 1);
   const [dayTradeState, setDayTrade] = useState(false);
-  const direction = fixed.direction ?? directionState;
-  const leverage = fixed.leverage ?? leverageState;
-  const dayTrade = fixed.dayTrade ?? dayTradeState;
+  const kind = fixed.kind ?? kindState;
+  const marginType = fixed.marginType ?? marginTypeState;
+  const direction = kind === 'cash' ? 'long' : (fixed.direction ?? directionState);
+  const leverage = kind === 'cash' ? 1 : leverageState;
+  const dayTrade = kind === 'margin' && (fixed.dayTrade ?? dayTradeState);
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const action = useMemo(() => createIdempotentAction(placeOrder), []);
 
+  // The accounts: only those held (none known: the server's default), never NISA for margin.
+  const accounts = offeredAccounts(brokerage?.accounts ?? [], kind);
+  const account = effectiveAccount(accountChoice, accounts, brokerage?.default_account ?? null);
+  const nisa = useQuery(nisaQuotaQuery(userId, token, account === 'nisa')).data;
+
   const decimals = priceDecimalsOf(stock.price_decimals);
-  const margin = isMarginTicket({ direction, leverage });
+  const margin = isMarginTicket({ kind });
   const limitPrice = priceType === 'limit' ? inputToPrice(priceText) : null;
   const quantity = inputToQuantity(quantityText);
   const money = (v: number) => formatMoney(sen(v), locale);
@@ -107,11 +146,28 @@ export function useOrderTicket({
   const quantityError = message(quantityIssue(quantity)) ?? serverErrors['quantity'] ?? null;
 
   const figures = orderFigures(
-    { direction, priceType, limitPrice, quantity: quantity ?? 0, leverage },
+    {
+      direction,
+      priceType,
+      limitPrice,
+      quantity: quantity ?? 0,
+      leverage,
+      marginType: margin ? marginType : 'cash',
+    },
     quote,
     rules,
   );
   const available = userInfo?.available_balance ?? 0;
+  /** 信用建余力: what the cash can hold as collateral at this rate (an estimate; the server decides). */
+  const marginPower = available * leverage;
+  /** The 制度信用 deadline of a position opened now, as shown; null for 一般信用 and day trades. */
+  const repayDeadline =
+    !margin || dayTrade
+      ? null
+      : marginType === 'standard'
+        ? t('ticket.repayStandard', { date: formatDate(`${repayDateAfter(now())}T00:00:00+09:00`, locale) })
+        : t('ticket.repayGeneral');
+  const nisaOver = account === 'nisa' && nisa !== undefined && figures.principal > nisa.annual_remaining;
 
   const clearServerErrors = () => {
     setServerErrors({});
@@ -127,6 +183,7 @@ export function useOrderTicket({
 
   async function afterPlaced(order: TOrder) {
     void invalidateTrading(queryClient);
+    void queryClient.invalidateQueries({ queryKey: ['tax'] });
     if (order.status === 'rejected') {
       await dialogs.alert({
         title: t('orders.status.rejected'),
@@ -147,13 +204,29 @@ export function useOrderTicket({
   async function submit() {
     setShowErrors(true);
     if (priceError !== null || quantityError !== null || quantity === null) return;
-    const order = { direction, priceType, limitPrice, quantity, leverage, dayTrade };
-    const rows = confirmRows(t, stock, order, figures, {
-      price,
-      money,
-      shares: (n) => formatShares(n, locale),
-    });
-    if (!(await dialogs.confirmOrder(rows))) return;
+    const order: TicketOrder = {
+      kind,
+      marginType,
+      direction,
+      priceType,
+      limitPrice,
+      quantity,
+      leverage,
+      dayTrade,
+      account,
+    };
+    const rows = confirmRows(
+      t,
+      stock,
+      order,
+      figures,
+      { price, money, shares: (n) => formatShares(n, locale) },
+      dayTrade ? t('ticket.repayDayTrade') : repayDeadline,
+    );
+    const notice = margin
+      ? t('ticket.marginConfirm', { amount: money(figures.principal), collateral: money(figures.collateral) })
+      : undefined;
+    if (!(await dialogs.confirmOrder(rows, notice))) return;
     setBusy(true);
     setServerErrors({});
     try {
@@ -172,8 +245,28 @@ export function useOrderTicket({
     stock,
     quote,
     rules,
+    /** The fields to show, in order (a margin ticket: its collateral before the quantity). */
+    fields: ticketFields(kind, fixed, accounts.length > 0),
+    kind,
+    /** 現物 or 信用; a margin ticket starts again at the highest collateral rate. */
+    chooseKind: (next: TradeKind) => {
+      setKind(next);
+      setLeverage(leverages[0] ?? 1);
+      clearServerErrors();
+    },
+    marginType,
+    setMarginType,
     direction,
     setDirection,
+    account,
+    accounts,
+    chooseAccount: (next: TaxAccount) => {
+      setAccount(next);
+      clearServerErrors();
+    },
+    /** NISA's growth quota (when the NISA account is chosen and the quota is known). */
+    nisa: account === 'nisa' ? (nisa ?? null) : null,
+    nisaOver,
     priceType,
     /** A limit price starts at the last price. */
     choosePriceType: (next: PriceType) => {
@@ -218,6 +311,8 @@ export function useOrderTicket({
     quantityError,
     figures,
     available,
+    marginPower,
+    repayDeadline,
     status,
     stale,
     busy,

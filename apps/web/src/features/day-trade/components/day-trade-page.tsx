@@ -20,6 +20,9 @@ import {
   closeReasons,
   closedDayTradesToday,
   holdingDayTrades,
+  marginTypeLabel,
+  marginTypeOf,
+  positionKindLabel,
   reasonLabel,
 } from '@/domains/trading/order-labels';
 import { type PickedStockTicketProps, StockPicker } from '@/domains/trading/stock-picker';
@@ -76,7 +79,6 @@ function Rules() {
         <li>
           {t('dayTrade.ruleMargin', {
             rate: `${String(initial)}%`,
-            max: String(rules?.max_leverage ?? MARGIN_RULES.maxLeverage),
             min: formatMoney(min, locale),
           })}
         </li>
@@ -120,9 +122,9 @@ function DayTradeTicket({ rows, stock, rules, onPick }: PickedStockTicketProps) 
     stock,
     quote: stock.quote,
     rules,
-    fixed: { dayTrade: true },
-    leverages: [2, 3],
-    defaultLeverage: 3,
+    // 日計り信用 is a negotiable (一般信用) margin trade repaid the same day; it starts, like every ticket, at
+    // the smallest quantity and the highest collateral rate (100%), and its confirm dialog names the amount.
+    fixed: { kind: 'margin', marginType: 'general', dayTrade: true },
     dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('dayTrade.ruleClose')}</p>),
   });
   return (
@@ -196,7 +198,7 @@ function PositionCard({ position, reason }: { position: TPosition; reason: strin
     [
       'direction',
       t('trading.direction'),
-      `${t(position.direction === 'long' ? 'trading.long' : 'trading.short')} · ${t('trading.marginLeverage', { leverage: position.leverage })}`,
+      `${positionKindLabel(t, position)} · ${marginTypeLabel(t, marginTypeOf(position))}`,
     ],
     ['quantity', t('orders.shares'), formatShares(position.quantity, locale)],
     ['opened', t('orders.buyTime'), formatDateTime(position.opened_at, locale)],

@@ -20,7 +20,7 @@ import { useViewer } from '@/domains/market/viewer';
 import { inputToPrice, inputToQuantity, priceToInput } from '@/domains/trading/price-input';
 import { Segmented, StepperField } from '@/shared/ui/segmented';
 import { useClosePosition } from '../hooks/use-trading-actions';
-import { directionLabel, leverageLabel, priceTypeLabel } from '../labels';
+import { accountLabel, priceTypeLabel, tradeLabel, tradeTypeLabel } from '../labels';
 import { useLocale } from '@/shared/i18n/use-locale';
 
 /** 決済: closes all or part of a position at market or at a limit, after a confirm prompt. */
@@ -92,6 +92,9 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
         : quote.ask || quote.last;
   const estimate = (limitPrice ?? marketPrice) * (quantity ?? 0);
 
+  /** 現物売 for a cash holding; 返済売 / 返済買 for a margin position (建玉). */
+  const trade = tradeLabel(t, { ...position, kind: 'close' });
+
   async function submit() {
     setShowErrors(true);
     if (quantityError !== null || priceError !== null || quantity === null) return;
@@ -108,10 +111,9 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
           {(
             [
               [t('trading.stock'), `${position.name} (${position.code})`],
-              [
-                t('trading.direction'),
-                `${directionLabel(t, position.direction)} · ${leverageLabel(t, position.direction, position.leverage)}`,
-              ],
+              [t('trading.direction'), trade],
+              [t('trading.leverage'), tradeTypeLabel(t, position)],
+              [t('ticket.accountLabel'), accountLabel(t, position.account)],
               [t('trading.priceType'), priceTypeLabel(t, priceType)],
               [
                 t('trading.price'),
@@ -148,7 +150,7 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
   return (
     <form
       className="close-form"
-      aria-label={t('orders.closeTitle')}
+      aria-label={trade}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
@@ -156,7 +158,7 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
       }}
     >
       <h2 className="close-form__title">
-        {t('orders.closeTitle')}: {position.name} ({position.code})
+        {trade}: {position.name} ({position.code})
       </h2>
       <p className="order-form__note">
         {t('orders.closeAvailable', { available: formatShares(available, locale) })}

@@ -12,7 +12,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
-import { directionLabel, leverageLabel, orderKindLabel, priceTypeLabel } from '../labels';
+import { accountLabel, orderKindLabel, priceTypeLabel, tradeTypeLabel } from '../labels';
 import { useLocale } from '@/shared/i18n/use-locale';
 
 /** /subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail?order_no=: every field of one order. */
@@ -47,7 +47,7 @@ function OrderDetail() {
     ['venue', t('orders.venue'), t(order.venue === 'pts' ? 'orders.venuePts' : 'orders.venueExchange')],
     ['kind', t('orders.kind'), orderKindLabel(t, order)],
     ['side', t('orders.side'), t(order.side === 'buy' ? 'orders.sideBuy' : 'orders.sideSell')],
-    ['direction', t('trading.direction'), directionLabel(t, order.direction)],
+    ['account', t('ticket.accountLabel'), accountLabel(t, order.account)],
     ['price-type', t('trading.priceType'), priceTypeLabel(t, order.price_type)],
     [
       'limit-price',
@@ -60,12 +60,7 @@ function OrderDetail() {
       order.fill_price === null ? '—' : formatPriceAuto(order.fill_price, locale),
     ],
     ['quantity', t('trading.quantity'), formatShares(order.quantity, locale)],
-    [
-      'leverage',
-      t('trading.leverage'),
-      leverageLabel(t, order.direction, order.leverage) +
-        (order.day_trade ? ` · ${t('trading.dayTrade')}` : ''),
-    ],
+    ['leverage', t('trading.leverage'), tradeTypeLabel(t, order)],
     ['principal', t('trading.principal'), money(order.principal)],
     ['fee', t('trading.fee'), money(order.fee)],
     ['total', t('trading.total'), money(order.total)],

@@ -1,6 +1,7 @@
 import { sen, type TOrder, type TPosition } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Tabs } from 'antd-mobile';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
@@ -9,14 +10,21 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl, type OrdersTab } from '@/shared/navigation/routes';
 import { useLiveQuotes } from '@/shared/realtime/use-live-quotes';
 import { useSession } from '@/shared/session/session';
-import { isMargin, positionFigures } from '@/domains/trading/order-figures';
-import { closeReasons, orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
+import { positionFigures } from '@/domains/trading/order-figures';
+import { closeReasons, isMarginTrade, orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
 import { ordersQuery, positionsQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
-import { directionLabel, leverageLabel, orderKindLabel, plClass, priceTypeLabel } from '../labels';
+import {
+  accountLabel,
+  orderKindLabel,
+  plClass,
+  positionKindLabel,
+  priceTypeLabel,
+  tradeTypeLabel,
+} from '../labels';
 import { ClosePositionSheet } from './close-position-sheet';
 import { useState } from 'react';
 import { useLocale } from '@/shared/i18n/use-locale';
@@ -195,12 +203,8 @@ function HoldingCard({
         }
       : positionFigures(position, livePrice);
   const available = position.quantity - position.closing_quantity;
-  const margin = isMargin(position.direction, position.leverage);
-  const tags = [
-    directionLabel(t, position.direction),
-    leverageLabel(t, position.direction, position.leverage),
-  ];
-  if (position.day_trade) tags.push(t('trading.dayTrade'));
+  const margin = isMarginTrade(position);
+  const tags = positionTags(t, position);
   return (
     <li className="trade-card" data-testid="holding-card" data-code={position.code}>
       <button type="button" className="trade-card__open" onClick={onOpen}>
@@ -217,8 +221,14 @@ function HoldingCard({
               value={formatShares(position.closing_quantity, locale)}
             />
           )}
-          <Row label={t('orders.buyTime')} value={formatDateTime(position.opened_at, locale)} />
-          <Row label={t('orders.buyPrice')} value={formatPriceAuto(position.avg_price, locale)} />
+          <Row
+            label={t(margin ? 'orders.buyTime' : 'ticket.boughtAt')}
+            value={formatDateTime(position.opened_at, locale)}
+          />
+          <Row
+            label={t(margin ? 'orders.buyPrice' : 'ticket.boughtPrice')}
+            value={formatPriceAuto(position.avg_price, locale)}
+          />
           <Row
             label={t('orders.currentPrice')}
             value={formatPriceAuto(live.lastPrice, locale)}
@@ -248,7 +258,7 @@ function HoldingCard({
       )}
       <div className="trade-card__actions">
         <Button size="small" color="primary" disabled={available <= 0} onClick={onClose}>
-          {t('orders.close')}
+          {t(margin ? 'ticket.repay' : 'ticket.sell')}
         </Button>
       </div>
     </li>
@@ -274,28 +284,27 @@ function ClosedList() {
               openOrder(openings.get(position.id));
             }}
           >
-            <CardHead
-              code={position.code}
-              name={position.name}
-              tags={[
-                directionLabel(t, position.direction),
-                leverageLabel(t, position.direction, position.leverage),
-              ]}
-            />
+            <CardHead code={position.code} name={position.name} tags={positionTags(t, position)} />
             <dl className="trade-card__grid">
               <Row
                 label={t('orders.shares')}
                 value={formatShares(position.quantity, locale)}
                 testId="closed-quantity"
               />
-              <Row label={t('orders.buyTime')} value={formatDateTime(position.opened_at, locale)} />
-              <Row label={t('orders.buyPrice')} value={formatPriceAuto(position.avg_price, locale)} />
               <Row
-                label={t('orders.sellTime')}
+                label={t(isMarginTrade(position) ? 'orders.buyTime' : 'ticket.boughtAt')}
+                value={formatDateTime(position.opened_at, locale)}
+              />
+              <Row
+                label={t(isMarginTrade(position) ? 'orders.buyPrice' : 'ticket.boughtPrice')}
+                value={formatPriceAuto(position.avg_price, locale)}
+              />
+              <Row
+                label={t(isMarginTrade(position) ? 'orders.sellTime' : 'ticket.soldAt')}
                 value={position.closed_at === null ? '—' : formatDateTime(position.closed_at, locale)}
               />
               <Row
-                label={t('orders.sellPrice')}
+                label={t(isMarginTrade(position) ? 'orders.sellPrice' : 'ticket.soldPrice')}
                 value={position.close_price === null ? '—' : formatPriceAuto(position.close_price, locale)}
               />
               <Row
@@ -353,7 +362,7 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
         <CardHead
           code={order.code}
           name={order.name}
-          tags={[orderKindLabel(t, order), leverageLabel(t, order.direction, order.leverage)]}
+          tags={[orderKindLabel(t, order), tradeTypeLabel(t, order), accountLabel(t, order.account)]}
         />
         <dl className="trade-card__grid">
           <Row label={t('orders.orderNo')} value={order.order_no} testId="pending-order-no" />
@@ -385,4 +394,11 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
       </div>
     </li>
   );
+}
+
+/** 現物 with its account (特定口座...), or 買建 / 売建 with 制度信用 / 一般信用 (and 日計り信用). */
+function positionTags(t: TFunction, position: TPosition): string[] {
+  return isMarginTrade(position)
+    ? [positionKindLabel(t, position), tradeTypeLabel(t, position)]
+    : [positionKindLabel(t, position), accountLabel(t, position.account)];
 }

@@ -162,7 +162,7 @@ function ApplicationForm({
     quote: stock.quote,
     rules,
     venue: 'pts',
-    fixed: { direction: 'long', leverage: 1 },
+    fixed: { kind: 'cash' },
     dialogs: useTicketDialogs(<p className="trade-confirm__note">{t('pts.cashNote')}</p>),
   });
   return (

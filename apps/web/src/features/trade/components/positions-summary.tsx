@@ -7,7 +7,14 @@ import { navigateTo } from '@/shared/navigation/nav';
 import { ordersUrl } from '@/shared/navigation/routes';
 import { useLiveQuotes } from '@/shared/realtime/use-live-quotes';
 import { useSession } from '@/shared/session/session';
-import { isMargin, positionFigures } from '@/domains/trading/order-figures';
+import { positionFigures } from '@/domains/trading/order-figures';
+import {
+  accountLabel,
+  isMarginTrade,
+  marginTypeLabel,
+  marginTypeOf,
+  positionKindLabel,
+} from '@/domains/trading/order-labels';
 import { positionsQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
@@ -70,7 +77,7 @@ function PositionItem({
           floatingPlBp: position.floating_pl_bp,
         }
       : positionFigures(position, livePrice);
-  const margin = isMargin(position.direction, position.leverage);
+  const margin = isMarginTrade(position);
   const cls = live.floatingPl > 0 ? 'price-rise' : live.floatingPl < 0 ? 'price-fall' : 'price-flat';
   const href = ordersUrl('holding');
   return (
@@ -89,11 +96,9 @@ function PositionItem({
             <span className="trade-card__code">{position.code}</span>
           </span>
           <span className="trade-card__tags">
+            <span className="trade-tag">{positionKindLabel(t, position)}</span>
             <span className="trade-tag">
-              {t(position.direction === 'long' ? 'trading.long' : 'trading.short')}
-            </span>
-            <span className="trade-tag">
-              {margin ? t('trading.marginLeverage', { leverage: position.leverage }) : t('trading.cash')}
+              {margin ? marginTypeLabel(t, marginTypeOf(position)) : accountLabel(t, position.account)}
             </span>
           </span>
         </span>
