@@ -13,7 +13,12 @@ import {
   rejectIdentity,
   watchConsoleErrors,
 } from './support/console.js';
-import { ADMIN_INITIAL_PASSWORD, ADMIN_PASSWORD, ADMIN_USERNAME } from './support/operator-api.js';
+import {
+  ADMIN_INITIAL_PASSWORD,
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  applicationData,
+} from './support/operator-api.js';
 
 /**
  * The operator console (/console/) end to end, at a desktop size, against the e2e server that every spec
@@ -90,12 +95,7 @@ async function fileIdentity(request: APIRequestContext, user: User, fullName: st
   const filed = await call(
     await request.post('/api/identity', {
       headers,
-      data: {
-        full_name: fullName,
-        id_number: 'AB1234567',
-        front_upload_id: await upload('identity_front'),
-        back_upload_id: await upload('identity_back'),
-      },
+      data: applicationData(await upload('identity_front'), await upload('identity_back'), fullName),
     }),
   );
   expect(filed.code, filed.msg).toBe(1);

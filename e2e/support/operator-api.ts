@@ -45,7 +45,42 @@ export async function adminBearer(request: APIRequestContext): Promise<{ authori
 }
 
 /**
- * Files a real-name verification for the user through the API and has the administrator approve it
+ * A complete account application (issue 23) as POST /api/identity takes it: answers that pass every
+ * default suitability rule, the published sample My Number, and the given photos.
+ */
+export function applicationData(front: string, back: string, fullName = '山田 太郎') {
+  return {
+    full_name: fullName,
+    full_name_kana: 'ヤマダ タロウ',
+    birth_date: '1985-04-01',
+    profile: {
+      postal_code: '100-0005',
+      prefecture: '13',
+      city: '千代田区',
+      address_line: '丸の内1-1-1',
+      building: '',
+      occupation: 'company_employee',
+      employer_type: 'unlisted_company',
+      annual_income: '5m_10m',
+      financial_assets: '3m_5m',
+      experience: { stocks: '3_5', margin: '1_3', funds: '1_3', bonds: 'none', fx: 'none' },
+      purpose: 'growth',
+      fund_source: 'salary',
+      pep: false,
+      tax_residence: 'japan_only',
+      tax_country: '',
+    },
+    my_number: '123456789018',
+    document_type: 'my_number_card',
+    front_upload_id: front,
+    back_upload_id: back,
+    specific_account: 'withholding',
+    open_nisa: true,
+  };
+}
+
+/**
+ * Files an account application for the user through the API and has the administrator approve it
  * through the console API: the same path a user and a reviewer take, without their screens.
  */
 export async function verifyUser(
@@ -75,12 +110,7 @@ export async function verifyUser(
   const submitted = await json(
     await request.post('/api/identity', {
       headers: { token },
-      data: {
-        full_name: fullName,
-        id_number: 'AB1234567',
-        front_upload_id: await upload('identity_front'),
-        back_upload_id: await upload('identity_back'),
-      },
+      data: applicationData(await upload('identity_front'), await upload('identity_back'), fullName),
     }),
   );
   expect(submitted.code, submitted.msg).toBe(1);

@@ -30,6 +30,7 @@ import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
+import { taxRoutes } from './modules/tax/routes.js';
 import { SessionCache, resolveSession, type Revocation } from './modules/auth/sessions.js';
 import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
@@ -47,11 +48,15 @@ import type { ImageLimits } from './modules/uploads/image.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
+import { openingRoutes } from './modules/opening/routes.js';
+import { openingConsoleRoutes } from './modules/opening/console-routes.js';
 import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
+import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
+import { loadMyNumberKey } from './modules/opening/my-number.js';
 
 /** Everything a route needs, built once per app (and per test). */
 export interface AppContext {
@@ -80,6 +85,8 @@ export interface AppContext {
   images: ImageLimits;
   /** this process's id among several (logs, health, the tick-producer lease) */
   nodeId: string;
+  /** the AES-256 key of My Numbers at rest (ADR 0022) */
+  myNumberKey: Buffer;
 }
 
 declare module 'fastify' {
@@ -241,6 +248,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     fees: { bp: config.FEE_BP, min: yen(config.FEE_MIN_YEN), max: yen(config.FEE_MAX_YEN) },
     uploads: uploadStore(config),
     images: { maxSide: config.UPLOAD_MAX_SIDE, thumbnailSide: config.UPLOAD_THUMBNAIL_SIDE },
+    myNumberKey: loadMyNumberKey(config),
   } satisfies AppContext);
   realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
 
@@ -309,16 +317,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(marketRoutes);
       await api.register(tradingRoutes);
       await api.register(ledgerRoutes);
+      await api.register(taxRoutes);
       await api.register(realtimeRoutes);
       await api.register(consoleAuthRoutes, { prefix: '/console' });
       await api.register(uploadRoutes);
       await api.register(messageRoutes);
       await api.register(identityRoutes);
+      await api.register(openingRoutes);
       await api.register(bankingRoutes);
       await api.register(fundsRoutes);
       await api.register(reviewRoutes, { prefix: '/console' });
+      await api.register(reconciliationRoutes, { prefix: '/console' });
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
+      await api.register(openingConsoleRoutes, { prefix: '/console' });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

@@ -113,6 +113,16 @@ export const ZConfig = z.object({
   MARKET_TICK_FRACTION: z.coerce.number().gt(0).max(1).default(0.3),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /**
+   * The AES-256 key that encrypts My Numbers (ADR 0022): 32 bytes in base64. Unset: a key generated once
+   * into DATA_DIR/keys/my-number.key (mode 0600) and reused.
+   */
+  MY_NUMBER_KEY: z
+    .string()
+    .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s) && Buffer.from(s, 'base64').length === 32, {
+      message: 'must be 32 bytes in base64 (for example: openssl rand -base64 32)',
+    })
+    .optional(),
 });
 export type Config = z.infer<typeof ZConfig> & { DATA_DIR: string };
 

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, database, clock: systemClock });
   const seed = config.DEMO_MODE
-    ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads)
+    ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads, app.ctx.myNumberKey, {
+        market: app.ctx.market,
+        fees: app.ctx.fees,
+      })
     : null;
   const admin = await ensureBootstrapAdmin(database.db, systemClock, config.CONSOLE_ADMIN_PASSWORD);
 

@@ -8,6 +8,12 @@ import { createUser } from './modules/auth/service.js';
 import { audit } from './modules/console/audit.js';
 import type { UploadStore } from './modules/uploads/storage.js';
 import { pngBytes } from './lib/images.js';
+import type { FeeSchedule } from '@kabuto/contract';
+import type { MarketDataProvider } from './market/provider.js';
+import { seedDemoTaxHistory } from './seed-tax.js';
+import { encryptMyNumber } from './modules/opening/my-number.js';
+import { openBrokerageAccount } from './modules/opening/brokerage.js';
+import type { TApplicationProfile } from '@kabuto/contract';
 import { bankAccountLog, bankAccounts, identityVerifications, uploads } from './db/schema.js';
 
 /** The demo that `npm start` seeds on first start; printed in the start banner. */
@@ -30,6 +36,9 @@ export async function seedDemo(
   clock: Clock,
   demoCashYen: number,
   store: UploadStore,
+  myNumberKey: Buffer,
+  /** the market and fees the demo's past trades are made with (seed-tax.ts); no history without them */
+  trading?: { market: MarketDataProvider; fees: FeeSchedule },
 ): Promise<SeedResult> {
   await db
     .insert(invitationCodes)
@@ -53,18 +62,51 @@ export async function seedDemo(
     createdUser = true;
   }
   const [demo] = await db.select({ id: users.id }).from(users).where(eq(users.phone, DEMO.phone)).limit(1);
-  if (demo) await seedDemoIdentity(db, clock, store, demo.id);
+  if (demo) await seedDemoIdentity(db, clock, store, demo.id, myNumberKey);
+  if (demo && trading) await seedDemoTaxHistory(db, demo.id, trading);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 
 export const DEMO_NAME = '兜 太郎';
 
+/** The demo user's account application (issue 23): answers that pass every default suitability rule. */
+export const DEMO_APPLICATION = {
+  fullNameKana: 'カブト\u3000タロウ',
+  birthDate: '1980-05-05',
+  profile: {
+    postal_code: '1030026',
+    prefecture: '13',
+    city: '中央区',
+    address_line: '日本橋兜町2-1',
+    building: '',
+    occupation: 'company_employee',
+    employer_type: 'unlisted_company',
+    annual_income: '5m_10m',
+    financial_assets: '10m_30m',
+    experience: { stocks: '5_plus', margin: '1_3', funds: '3_5', bonds: 'none', fx: 'none' },
+    purpose: 'growth',
+    fund_source: 'salary',
+    pep: false,
+    tax_residence: 'japan_only',
+    tax_country: '',
+  } satisfies TApplicationProfile,
+  /** the published sample My Number (a valid check digit, nobody's number) */
+  myNumber: '123456789018',
+} as const;
+
 /**
- * The demo user arrives verified, with an approved bank account, so that the demo can trade and withdraw
+ * The demo user arrives with a full account application passed and the brokerage account it opens
+ * (特定口座 源泉徴収あり plus NISA), and an approved bank account, so that the demo can trade and withdraw
  * at once. Both are visible as what they are: placeholder photos, and audit entries by the system (no
  * operator) saying the demo seed made them. Done once; later starts change nothing.
  */
-async function seedDemoIdentity(db: Db, clock: Clock, store: UploadStore, userId: number): Promise<void> {
+async function seedDemoIdentity(
+  db: Db,
+  clock: Clock,
+  store: UploadStore,
+  userId: number,
+  myNumberKey: Buffer,
+): Promise<void> {
   const [existing] = await db
     .select({ id: identityVerifications.id })
     .from(identityVerifications)
@@ -95,15 +137,24 @@ async function seedDemoIdentity(db: Db, clock: Clock, store: UploadStore, userId
       .values({
         userId,
         fullName: DEMO_NAME,
-        idNumber: 'DEMO0001',
+        fullNameKana: DEMO_APPLICATION.fullNameKana,
+        birthDate: DEMO_APPLICATION.birthDate,
+        profile: DEMO_APPLICATION.profile,
+        documentType: 'my_number_card',
+        myNumberCipher: encryptMyNumber(myNumberKey, DEMO_APPLICATION.myNumber),
+        myNumberLast4: DEMO_APPLICATION.myNumber.slice(-4),
+        idNumber: '',
+        specificAccount: 'withholding',
+        openNisa: true,
         frontUploadId: front,
         backUploadId: back,
         status: 'passed',
         reviewedAt: now,
         createdAt: now,
       })
-      .returning({ id: identityVerifications.id });
+      .returning();
     await tx.update(users).set({ realNameStatus: 'verified' }).where(eq(users.id, userId));
+    if (identity) await openBrokerageAccount(tx, identity, now);
     const [account] = await tx
       .insert(bankAccounts)
       .values({
@@ -136,8 +187,13 @@ async function seedDemoIdentity(db: Db, clock: Clock, store: UploadStore, userId
       targetType: 'identity',
       targetId: identity?.id ?? null,
       userId,
-      reason: 'Demo mode: the demo user is seeded as verified with a demo bank account',
-      after: { status: 'passed', bank_account: account?.id ?? null },
+      reason:
+        'Demo mode: the demo user is seeded with a passed account application, its brokerage account (特定口座 源泉徴収あり, NISA) and a demo bank account',
+      after: {
+        status: 'passed',
+        brokerage_account: { specific_account: 'withholding', nisa: true },
+        bank_account: account?.id ?? null,
+      },
       at: now,
     });
   });

@@ -1,4 +1,5 @@
 import type { Sen } from '@kabuto/contract';
+import type { Board } from './board.js';
 import type { IndexId } from './instruments.js';
 import type { MarketClockMode } from './sessions.js';
 import type { ParameterBasis } from './universe.js';
@@ -21,6 +22,11 @@ export interface MarketDataProvider {
   quote(code: string): Quote | undefined;
   /** quotes for the known codes among `codes`, in the same order */
   quotes(codes: readonly string[]): Quote[];
+  /**
+   * The order book (板) now: ten levels a side around the quote's bid and ask, what orders execute against
+   * (ADR 0024); undefined for a code the provider does not quote.
+   */
+  board(code: string): Board | undefined;
   /** rejects with UnknownSymbolError for a code the provider does not quote */
   bars(code: string, period: BarPeriod, query?: BarQuery): Promise<Bar[]>;
   /** live events; returns the function that unsubscribes */

@@ -1,6 +1,7 @@
 import { sen } from '@kabuto/contract';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { tokyoInstant, tokyoParts } from '../lib/tokyo-time.js';
+import { simulatedBoard, type Board } from './board.js';
 import { aggregate, AUCTION_INDEX, minuteBuckets, monthOf, toBar, weekOf, type RawBar } from './bars.js';
 import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
 import { DailyWalk, SESSIONS_PER_YEAR } from './daily-series.js';
@@ -194,6 +195,8 @@ export class MarketSimulator implements MarketDataProvider {
   /** the last quote time formatted (a list formats one instant for thousands of quotes) */
   private lastTime = { ms: Number.NaN, iso: '' };
   private lastPhase: string | undefined;
+  /** per stock: its latest board, reused while its quote is unchanged (the matcher asks for it per order) */
+  private readonly boards = new Map<string, Board>();
 
   constructor(options: SimulatorOptions = {}) {
     const data = options.data ?? referenceData();
@@ -313,6 +316,28 @@ export class MarketSimulator implements MarketDataProvider {
       if (q) out.push(q);
     }
     return out;
+  }
+
+  board(code: string): Board | undefined {
+    const spec = this.specs.get(code);
+    const quote = spec ? this.quoteAt(spec, this.position(this.clock.now())) : undefined;
+    if (!spec || !quote) return undefined;
+    const cached = this.boards.get(code);
+    if (
+      cached?.time === quote.time &&
+      cached.last === quote.last &&
+      cached.asks[0]?.price === quote.ask &&
+      cached.bids[0]?.price === quote.bid
+    ) {
+      return cached;
+    }
+    const board = simulatedBoard(quote, spec.grid, {
+      avgVolume: spec.avgVolume,
+      sigma: spec.sigma,
+      key: spec.key,
+    });
+    this.boards.set(code, board);
+    return board;
   }
 
   bars(code: string, period: BarPeriod, query: BarQuery = {}): Promise<Bar[]> {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   WS_HEARTBEAT_MS,
   WS_MAX_SYMBOLS,
+  WS_MAX_BOARDS,
   ZWsCommand,
   translate,
   type Locale,
@@ -41,6 +42,8 @@ interface Client {
   sessionId: number | null;
   locale: Locale;
   symbols: Set<string>;
+  /** the order books (板) it watches */
+  boards: Set<string>;
   alive: boolean;
 }
 
@@ -65,6 +68,7 @@ export interface HubStats {
 export class RealtimeHub {
   private readonly clients = new Set<Client>();
   private readonly bySymbol = new Map<string, Set<Client>>();
+  private readonly byBoard = new Map<string, Set<Client>>();
   private readonly byUser = new Map<number, Set<Client>>();
   private readonly unsubscribers: (() => Promise<void>)[] = [];
   private stopProducing: (() => void) | undefined;
@@ -178,8 +182,22 @@ export class RealtimeHub {
     const code = raw.slice(0, cut);
     const payload = raw.slice(cut + 1);
     const targets = code === '' ? this.clients : this.bySymbol.get(code);
-    if (!targets) return;
-    for (const client of targets) this.send(client, payload);
+    if (targets) for (const client of targets) this.send(client, payload);
+    if (code !== '') this.sendBoard(code);
+  }
+
+  /**
+   * A ticked stock's order book to the clients of this process that watch it: each process computes it from
+   * its own provider (the simulator is deterministic; a real feed keeps its book from its stream), so books
+   * cross the pub/sub only as the tick that prompts them.
+   */
+  private sendBoard(code: string): void {
+    const watchers = this.byBoard.get(code);
+    if (!watchers || watchers.size === 0) return;
+    const board = this.deps.market.board(code);
+    if (!board) return;
+    const payload = JSON.stringify({ type: 'board', board } satisfies TWsMessage);
+    for (const client of watchers) this.send(client, payload);
   }
 
   private onUserMessage(raw: string): void {
@@ -218,7 +236,15 @@ export class RealtimeHub {
   }
 
   attach(socket: HubSocket, locale: Locale): void {
-    const client: Client = { socket, userId: null, sessionId: null, locale, symbols: new Set(), alive: true };
+    const client: Client = {
+      socket,
+      userId: null,
+      sessionId: null,
+      locale,
+      symbols: new Set(),
+      boards: new Set(),
+      alive: true,
+    };
     this.clients.add(client);
     socket.on('pong', () => {
       client.alive = true;
@@ -262,6 +288,7 @@ export class RealtimeHub {
   private detach(client: Client): void {
     this.clients.delete(client);
     for (const code of client.symbols) this.bySymbol.get(code)?.delete(client);
+    for (const code of client.boards) this.byBoard.get(code)?.delete(client);
     if (client.userId !== null) this.byUser.get(client.userId)?.delete(client);
   }
 
@@ -330,6 +357,21 @@ export class RealtimeHub {
           this.bySymbol.get(code)?.delete(client);
         }
         this.reply(client, { type: 'subscribed', symbols: [...client.symbols] });
+        return;
+      }
+      case 'board': {
+        for (const code of client.boards) this.byBoard.get(code)?.delete(client);
+        client.boards.clear();
+        const codes = command.symbols.map((s) => s.toUpperCase()).filter((s) => this.deps.market.quote(s));
+        for (const code of codes.slice(0, WS_MAX_BOARDS)) {
+          client.boards.add(code);
+          const set = this.byBoard.get(code) ?? new Set();
+          set.add(client);
+          this.byBoard.set(code, set);
+          // the book at once, so the client does not wait for the next tick
+          const board = this.deps.market.board(code);
+          if (board) this.reply(client, { type: 'board', board });
+        }
         return;
       }
       case 'ping':

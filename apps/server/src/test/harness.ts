@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import { FixedClock } from '../lib/clock.js';
 import type { SmsMessage, SmsSender } from '../lib/sms.js';
 import type { MarketDataProvider } from '../market/provider.js';
+import type { TApplicationProfile } from '@kabuto/contract';
 
 /** Keeps what would have been sent, so a test can read the code. */
 export class CapturingSms implements SmsSender {
@@ -169,15 +170,46 @@ export async function ensureCampaignCode(t: TestApp): Promise<void> {
 }
 
 export const VERIFIED_NAME = '山田 太郎';
+export const VERIFIED_KANA = 'ヤマダ\u3000タロウ';
+
+/** A complete application's answers that pass every default suitability rule (a customer aged 41 in 2026). */
+export const SUITABLE_PROFILE = {
+  postal_code: '1000005',
+  prefecture: '13',
+  city: '千代田区',
+  address_line: '丸の内1-1-1',
+  building: '',
+  occupation: 'company_employee',
+  employer_type: 'unlisted_company',
+  annual_income: '5m_10m',
+  financial_assets: '3m_5m',
+  experience: { stocks: '3_5', margin: '1_3', funds: '1_3', bonds: 'none', fx: 'none' },
+  purpose: 'growth',
+  fund_source: 'salary',
+  pep: false,
+  tax_residence: 'japan_only',
+  tax_country: '',
+} satisfies TApplicationProfile;
+
+/** The published sample My Number (its check digit is valid). */
+export const SAMPLE_MY_NUMBER = '123456789018';
 
 /**
- * Test setup only: records a passed real-name verification for the user straight into the database (the
- * review itself is tested through the console API in modules/funds), so tests of trading and funds start
- * from a verified user.
+ * Test setup only: records a passed account application for the user straight into the database (the
+ * application and its review are tested through the API in modules/identity, modules/funds and
+ * modules/opening), then opens the brokerage account with the review's own `openBrokerageAccount`, so tests
+ * of trading and funds start from an opened, suitable account. `profile` replaces the suitable answers.
  */
-export async function markVerified(t: TestApp, userId: number, fullName = VERIFIED_NAME): Promise<void> {
+export async function markVerified(
+  t: TestApp,
+  userId: number,
+  fullName = VERIFIED_NAME,
+  application: { profile?: TApplicationProfile; birthDate?: string; openNisa?: boolean } = {},
+): Promise<void> {
   const { eq } = await import('drizzle-orm');
   const { identityVerifications, uploads, users } = await import('../db/schema.js');
+  const { encryptMyNumber } = await import('../modules/opening/my-number.js');
+  const { openBrokerageAccount } = await import('../modules/opening/brokerage.js');
   const photo = () => ({
     id: randomBytes(32).toString('hex'),
     userId,
@@ -188,14 +220,45 @@ export async function markVerified(t: TestApp, userId: number, fullName = VERIFI
   });
   const [front, back] = [photo(), photo()];
   await t.database.db.insert(uploads).values([front, back]);
-  await t.database.db.insert(identityVerifications).values({
-    userId,
-    fullName,
-    idNumber: 'AB1234567',
-    frontUploadId: front.id,
-    backUploadId: back.id,
-    status: 'passed',
-    reviewedAt: t.clock.now(),
+  await t.database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(identityVerifications)
+      .values({
+        userId,
+        fullName,
+        fullNameKana: VERIFIED_KANA,
+        birthDate: application.birthDate ?? '1985-04-01',
+        profile: application.profile ?? SUITABLE_PROFILE,
+        documentType: 'my_number_card',
+        myNumberCipher: encryptMyNumber(t.app.ctx.myNumberKey, SAMPLE_MY_NUMBER),
+        myNumberLast4: SAMPLE_MY_NUMBER.slice(-4),
+        idNumber: '',
+        specificAccount: 'withholding',
+        openNisa: application.openNisa ?? true,
+        frontUploadId: front.id,
+        backUploadId: back.id,
+        status: 'passed',
+        reviewedAt: t.clock.now(),
+      })
+      .returning();
+    if (!row) throw new Error('the application was not written');
+    await tx.update(users).set({ realNameStatus: 'verified' }).where(eq(users.id, userId));
+    await openBrokerageAccount(tx, row, t.clock.now());
   });
-  await t.database.db.update(users).set({ realNameStatus: 'verified' }).where(eq(users.id, userId));
+}
+
+/** An account application as POST /api/identity takes it, with the given photos (the form's wire shape). */
+export function applicationPayload(front: string, back: string, fullName = VERIFIED_NAME) {
+  return {
+    full_name: fullName,
+    full_name_kana: 'ﾔﾏﾀﾞ ﾀﾛｳ',
+    birth_date: '1985-04-01',
+    profile: { ...SUITABLE_PROFILE, postal_code: '100-0005' },
+    my_number: SAMPLE_MY_NUMBER,
+    document_type: 'my_number_card',
+    front_upload_id: front,
+    back_upload_id: back,
+    specific_account: 'withholding',
+    open_nisa: true,
+  };
 }

@@ -1,5 +1,6 @@
-import { sen, type Sen } from '@kabuto/contract';
+import { BOARD_DEPTH, sen, tickDown, tickUp, type Sen } from '@kabuto/contract';
 import type { Clock } from '../lib/clock.js';
+import type { Board, BoardLevel } from '../market/board.js';
 import { getInstrument } from '../market/instruments.js';
 import { priceLimits } from '../market/limits.js';
 import type {
@@ -12,9 +13,13 @@ import type {
 } from '../market/provider.js';
 import { tickSize } from '@kabuto/contract';
 
+/** Shares at each level of a test book unless a test sets the sizes (deep: orders fill at the touch). */
+export const TEST_LEVEL_SHARES = 100_000;
+
 /**
  * A market whose prices a test sets by hand (bid and ask one tick around last, limits from the previous
- * close), so that money scenarios have exact figures. Quotes are as of the clock's now unless told otherwise.
+ * close), so that money scenarios have exact figures. Its order book has ten levels a side one tick apart,
+ * TEST_LEVEL_SHARES each unless `setBoard` says otherwise. Quotes are as of the clock's now unless told otherwise.
  * Live ticks happen only when a test calls `tick` or `tickIndex`: the stream's tests decide what is sent and
  * when, instead of waiting for a simulator.
  */
@@ -23,6 +28,7 @@ export class TestMarket implements MarketDataProvider {
   readonly clockMode = 'tokyo' as const;
   private readonly prices = new Map<string, { last: Sen; prevClose: Sen; time?: string }>();
   private readonly listeners = new Set<MarketListener>();
+  private readonly sizes = new Map<string, { asks: readonly number[]; bids: readonly number[] }>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -66,6 +72,43 @@ export class TestMarket implements MarketDataProvider {
       limit_down: limits.lower,
       trading_date: this.clock.now().toISOString().slice(0, 10),
       time: p.time ?? this.clock.now().toISOString(),
+      simulated: true,
+    };
+  }
+
+  /**
+   * Sets the shares at each level of a stock's book, from the touch outward (fewer than ten levels make a
+   * book that holds only those; sizes stay until set again).
+   */
+  setBoard(code: string, sizes: { asks: readonly number[]; bids: readonly number[] }): void {
+    this.sizes.set(code, sizes);
+  }
+
+  board(code: string): Board | undefined {
+    const quote = this.quote(code);
+    const instrument = getInstrument(code);
+    if (!quote || !instrument) return undefined;
+    const fixed = Array.from({ length: BOARD_DEPTH }, () => TEST_LEVEL_SHARES);
+    const sizes = this.sizes.get(code) ?? { asks: fixed, bids: fixed };
+    const ladder = (from: Sen, step: (p: number, t: boolean) => Sen, shares: readonly number[]) => {
+      const levels: BoardLevel[] = [];
+      let price = from;
+      for (const quantity of shares.slice(0, BOARD_DEPTH)) {
+        if (price < quote.limit_down || price > quote.limit_up) break;
+        levels.push({ price, quantity });
+        price = step(price, instrument.is_topix500);
+      }
+      return levels;
+    };
+    return {
+      code,
+      last: quote.last,
+      asks: ladder(quote.ask, tickUp, sizes.asks),
+      bids: ladder(quote.bid, tickDown, sizes.bids),
+      over: 0,
+      under: 0,
+      trading_date: quote.trading_date,
+      time: quote.time,
       simulated: true,
     };
   }

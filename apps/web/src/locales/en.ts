@@ -756,6 +756,28 @@ export const en = {
     warning:
       'If someone claiming to be us asks you to transfer money to another account, do not transfer and contact us here.',
   },
+  board: {
+    title: 'Order book',
+    simulated: 'Simulated',
+    loading: 'Loading the order book…',
+    tapHint: 'Tap a price to use it as your limit price',
+    pick: 'Use {{price}} as the limit price',
+    askSize: 'Ask size',
+    price: 'Price',
+    bidSize: 'Bid size',
+  },
+  indicators: {
+    menu: 'Indicators',
+    title: 'Show technical indicators',
+    ma: 'Moving averages (5, 25, 75)',
+    volume: 'Volume',
+    bollinger: 'Bollinger Bands (20, ±2σ)',
+    macd: 'MACD (12, 26, 9)',
+    rsi: 'RSI (14)',
+    ichimoku: 'Ichimoku Cloud',
+    macdPane: 'MACD chart',
+    rsiPane: 'RSI chart',
+  },
   ticket: {
     trade: {
       cashBuy: 'Buy',

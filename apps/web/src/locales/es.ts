@@ -759,6 +759,28 @@ export const es = {
     warning:
       'Si alguien que dice ser de nuestra empresa le pide que transfiera dinero a otra cuenta, no lo haga y contacte con nosotros aquí.',
   },
+  board: {
+    title: 'Libro de órdenes',
+    simulated: 'Simulado',
+    loading: 'Cargando el libro de órdenes…',
+    tapHint: 'Toque un precio para usarlo como precio límite',
+    pick: 'Usar {{price}} como precio límite',
+    askSize: 'Cant. venta',
+    price: 'Precio',
+    bidSize: 'Cant. compra',
+  },
+  indicators: {
+    menu: 'Indicadores',
+    title: 'Mostrar indicadores técnicos',
+    ma: 'Medias móviles (5, 25, 75)',
+    volume: 'Volumen',
+    bollinger: 'Bandas de Bollinger (20, ±2σ)',
+    macd: 'MACD (12, 26, 9)',
+    rsi: 'RSI (14)',
+    ichimoku: 'Nube de Ichimoku',
+    macdPane: 'Gráfico MACD',
+    rsiPane: 'Gráfico RSI',
+  },
   ticket: {
     trade: {
       cashBuy: 'Compra',

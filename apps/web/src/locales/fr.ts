@@ -765,6 +765,28 @@ export const fr = {
     warning:
       "Si quelqu'un se présentant comme nous vous demande de virer de l'argent sur un autre compte, ne faites pas le virement et contactez-nous ici.",
   },
+  board: {
+    title: 'Carnet d’ordres',
+    simulated: 'Simulé',
+    loading: 'Chargement du carnet d’ordres…',
+    tapHint: 'Touchez un prix pour en faire votre cours limite',
+    pick: 'Prendre {{price}} comme cours limite',
+    askSize: 'Qté vente',
+    price: 'Prix',
+    bidSize: 'Qté achat',
+  },
+  indicators: {
+    menu: 'Indicateurs',
+    title: 'Afficher les indicateurs techniques',
+    ma: 'Moyennes mobiles (5, 25, 75)',
+    volume: 'Volume',
+    bollinger: 'Bandes de Bollinger (20, ±2σ)',
+    macd: 'MACD (12, 26, 9)',
+    rsi: 'RSI (14)',
+    ichimoku: 'Nuage d’Ichimoku',
+    macdPane: 'Graphique MACD',
+    rsiPane: 'Graphique RSI',
+  },
   ticket: {
     trade: {
       cashBuy: 'Achat',

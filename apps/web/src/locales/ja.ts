@@ -748,6 +748,28 @@ export const ja = {
     warning:
       '当社を名乗る人物から別の口座への振込みを求められた場合は、振り込まずにこちらからご連絡ください。',
   },
+  board: {
+    title: '板（気配）',
+    simulated: 'シミュレーション',
+    loading: '板を読み込んでいます…',
+    tapHint: '値段をタップすると注文の指値に入ります',
+    pick: '{{price}}円を指値にする',
+    askSize: '売気配株数',
+    price: '値段',
+    bidSize: '買気配株数',
+  },
+  indicators: {
+    menu: '指標',
+    title: 'テクニカル指標の表示',
+    ma: '移動平均線（5・25・75）',
+    volume: '出来高',
+    bollinger: 'ボリンジャーバンド（20・±2σ）',
+    macd: 'MACD（12・26・9）',
+    rsi: 'RSI（14）',
+    ichimoku: '一目均衡表',
+    macdPane: 'MACDのチャート',
+    rsiPane: 'RSIのチャート',
+  },
   ticket: {
     trade: {
       cashBuy: '現物買',

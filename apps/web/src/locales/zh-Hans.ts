@@ -729,6 +729,28 @@ export const zhHans = {
     empty: '目前没有可用的联系渠道。',
     warning: '如有人冒充本公司要求您向其他账户转账，请不要汇款，并通过此处联系我们。',
   },
+  board: {
+    title: '盘口（十档）',
+    simulated: '模拟',
+    loading: '正在加载盘口…',
+    tapHint: '点击价格即可填入限价',
+    pick: '以 {{price}} 作为限价',
+    askSize: '卖盘数量',
+    price: '价格',
+    bidSize: '买盘数量',
+  },
+  indicators: {
+    menu: '指标',
+    title: '显示技术指标',
+    ma: '均线（5、25、75）',
+    volume: '成交量',
+    bollinger: '布林线（20，±2σ）',
+    macd: 'MACD（12、26、9）',
+    rsi: 'RSI（14）',
+    ichimoku: '一目均衡表',
+    macdPane: 'MACD 图',
+    rsiPane: 'RSI 图',
+  },
   ticket: {
     trade: {
       cashBuy: '现货买入',

@@ -727,6 +727,28 @@ export const zhHant = {
     empty: '目前沒有可用的聯絡管道。',
     warning: '若有人冒充本公司要求您匯款至其他帳戶，請勿匯款，並透過此處與我們聯絡。',
   },
+  board: {
+    title: '委買委賣（十檔）',
+    simulated: '模擬',
+    loading: '正在載入委買委賣…',
+    tapHint: '點選價格即可填入限價',
+    pick: '以 {{price}} 作為限價',
+    askSize: '委賣股數',
+    price: '價格',
+    bidSize: '委買股數',
+  },
+  indicators: {
+    menu: '指標',
+    title: '顯示技術指標',
+    ma: '均線（5、25、75）',
+    volume: '成交量',
+    bollinger: '布林通道（20，±2σ）',
+    macd: 'MACD（12、26、9）',
+    rsi: 'RSI（14）',
+    ichimoku: '一目均衡表',
+    macdPane: 'MACD 圖',
+    rsiPane: 'RSI 圖',
+  },
   ticket: {
     trade: {
       cashBuy: '現股買進',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZSenAmount } from './account.js';
+import { ZTaxSettings } from './tax.js';
+import { ZApplicationView, ZOpeningSettings } from './opening.js';
 import {
   ZBankAccount,
   ZBankAccountLogEntry,
@@ -93,6 +95,8 @@ export const ZIdentityReview = ZUserRef.extend({
   reviewed_by: z.string().nullable(),
   reviewed_at: z.string().nullable(),
   created_at: z.string(),
+  /** the account application's answers (issue 23); My Number masked, revealed only with a reason */
+  application: ZApplicationView.nullable(),
 });
 export type TIdentityReview = z.infer<typeof ZIdentityReview>;
 export const ZIdentityReviewPage = z.object({ total: z.number().int(), items: z.array(ZIdentityReview) });
@@ -115,6 +119,10 @@ export const ZDepositReview = ZDeposit.extend({
   phone: z.string(),
   /** the per-user virtual account number the transfer should have arrived on */
   virtual_account_number: z.string(),
+  /** the bank transfer it was matched with; null: the customer's word alone (two approvals, ADR 0023) */
+  transfer_id: z.number().int().nullable(),
+  first_approved_by: z.string().nullable(),
+  first_approved_at: z.string().nullable(),
   reviewed_by: z.string().nullable(),
 });
 export type TDepositReview = z.infer<typeof ZDepositReview>;
@@ -200,18 +208,33 @@ export const ZSettings = z.object({
       .max(500)
       .regex(/^https:\/\//, { error: 'validation.httpsUrl' })
       .nullable(),
+    /**
+     * 金融機関コード (Zengin): when set, the bank and branch names shown to customers come from the Zengin
+     * data in the reader's language, and bank_name / branch_name are only the fallback (ADR 0023)
+     */
+    bank_code: z
+      .string()
+      .regex(/^\d{4}$/, { error: 'validation.bankCode' })
+      .nullable()
+      .default(null),
     bank_name: z.string().trim().min(1).max(60),
     branch_name: z.string().trim().min(1).max(60),
     branch_number: z.string().regex(/^\d{3}$/, { error: 'validation.branchNumberFormat' }),
     account_type: z.enum(['ordinary', 'current']),
     holder: z.string().trim().min(1).max(60),
+    /** the holder's name as transfer screens show it (カ）カブトシヨウケン), katakana */
+    holder_kana: z.string().trim().max(60).nullable().default(null),
     /** the first digits of every user's 7-digit virtual account number; the rest is the user id */
     number_prefix: z.string().regex(/^\d{1,2}$/),
   }),
   customer_service: z.array(ZServiceChannel).max(10),
+  /** tax rates, NISA limits and the 制度信用 repayment period (ADR 0021) */
+  tax: ZTaxSettings,
+  /** account opening's minimum age and the suitability rules (ADR 0022) */
+  opening: ZOpeningSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service'] as const;
+export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax', 'opening'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

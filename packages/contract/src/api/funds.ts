@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZLoginPassword, ZTxnPassword } from './auth.js';
 import { ZSenAmount } from './account.js';
+import { YUCHO_BANK_CODE, ZAccountType, ZYuchoNumber } from './banking.js';
 
 /**
  * Identity, bank accounts, deposits, withdrawals, messages and customer service: the user's side.
@@ -43,18 +44,7 @@ export const ZIdNumber = z
   .max(20, { error: 'validation.idNumberFormat' })
   .regex(/^[A-Za-z0-9-]{4,20}$/, { error: 'validation.idNumberFormat' });
 
-// POST /api/identity
-export const ZIdentitySubmit = z.object({
-  full_name: ZFullName,
-  id_number: ZIdNumber,
-  front_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
-    error: 'validation.frontPhotoRequired',
-  }),
-  back_upload_id: ZUploadId.or(z.literal('')).refine((v) => v !== '', {
-    error: 'validation.backPhotoRequired',
-  }),
-});
-export type TIdentitySubmit = z.infer<typeof ZIdentitySubmit>;
+// POST /api/identity: the account application, ZAccountApplication in opening.ts (issue 23)
 
 export const ZIdentityStatus = z.enum(['unverified', 'pending', 'passed', 'rejected']);
 // GET /api/identity
@@ -73,39 +63,68 @@ export type TIdentity = z.infer<typeof ZIdentity>;
 
 // ---------------------------------------------------------------- bank accounts
 
-export const ZBankAccountInput = z.object({
+/**
+ * A bank account's fields: the bank and branch by their Zengin codes (the server takes the names from the
+ * Zengin data), 預金種目, the 7-digit account number, and the holder's name in katakana as the bank writes
+ * it. For ゆうちょ銀行 (9900) the passbook's 記号・番号 may be given instead of branch and number: the server
+ * converts them (ADR 0023).
+ */
+export const ZBankAccountFields = z.object({
   holder_name: z
     .string({ error: 'validation.holderNameRequired' })
     .trim()
     .min(1, { error: 'validation.holderNameRequired', abort: true })
     .max(60, { error: 'validation.holderNameLength' }),
+  bank_code: z
+    .string({ error: 'validation.bankCodeRequired' })
+    .trim()
+    .min(1, { error: 'validation.bankCodeRequired', abort: true })
+    .regex(/^\d{4}$/, { error: 'validation.bankCode' }),
+  branch_code: z
+    .string({ error: 'validation.branchNumberRequired' })
+    .trim()
+    .regex(/^\d{3}$/, { error: 'validation.branchNumberFormat' })
+    .optional(),
+  account_type: ZAccountType.default('ordinary'),
   account_number: z
     .string({ error: 'validation.accountNumberRequired' })
     .trim()
-    .min(1, { error: 'validation.accountNumberRequired', abort: true })
-    .regex(/^\d{7}$/, { error: 'validation.accountNumberFormat' }),
-  bank_name: z
-    .string({ error: 'validation.bankNameRequired' })
-    .trim()
-    .min(1, { error: 'validation.bankNameRequired', abort: true })
-    .max(60, { error: 'validation.bankNameLength' }),
-  branch_name: z
-    .string({ error: 'validation.branchNameRequired' })
-    .trim()
-    .min(1, { error: 'validation.branchNameRequired', abort: true })
-    .max(60, { error: 'validation.branchNameLength' }),
-  branch_number: z
-    .string({ error: 'validation.branchNumberRequired' })
-    .trim()
-    .min(1, { error: 'validation.branchNumberRequired', abort: true })
-    .regex(/^\d{3}$/, { error: 'validation.branchNumberFormat' }),
+    .regex(/^\d{7}$/, { error: 'validation.accountNumberFormat' })
+    .optional(),
+  yucho: ZYuchoNumber.optional(),
   image_upload_id: ZUploadId.optional(),
 });
+
+/** Branch and number, or (ゆうちょ銀行 only) 記号・番号. */
+export function refineBankAccount(
+  v: {
+    bank_code: string;
+    branch_code?: string | undefined;
+    account_number?: string | undefined;
+    yucho?: unknown;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (v.yucho !== undefined) {
+    if (v.bank_code !== YUCHO_BANK_CODE) {
+      ctx.addIssue({ code: 'custom', path: ['yucho'], message: 'validation.yuchoOnly' });
+    }
+    return;
+  }
+  if (v.branch_code === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['branch_code'], message: 'validation.branchNumberRequired' });
+  }
+  if (v.account_number === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'validation.accountNumberRequired' });
+  }
+}
+
+export const ZBankAccountInput = ZBankAccountFields.superRefine(refineBankAccount);
 // POST /api/bank-accounts (adds; with replaces_id, replaces that account)
-export const ZBankAccountCreate = ZBankAccountInput.extend({
+export const ZBankAccountCreate = ZBankAccountFields.extend({
   login_password: ZLoginPassword,
   replaces_id: z.number().int().positive().optional(),
-});
+}).superRefine(refineBankAccount);
 export type TBankAccountCreate = z.infer<typeof ZBankAccountCreate>;
 
 export const ZBankAccountStatus = z.enum(['pending', 'approved', 'rejected', 'replaced']);
@@ -113,9 +132,12 @@ export const ZBankAccount = z.object({
   id: z.number().int(),
   holder_name: z.string(),
   account_number: z.string(),
+  /** 金融機関コード; null for an account registered before the Zengin data */
+  bank_code: z.string().nullable(),
   bank_name: z.string(),
   branch_name: z.string(),
   branch_number: z.string(),
+  account_type: ZAccountType,
   image_upload_id: z.string().nullable(),
   status: ZBankAccountStatus,
   reason: z.string().nullable(),
@@ -153,12 +175,21 @@ export const ZYenAmountInSen = z
 
 // GET /api/deposits/account
 export const ZDepositAccount = z.object({
+  /** 金融機関コード, when the operators published one */
+  bank_code: z.string().nullable(),
+  /** in the reader's language: 三井住友銀行 in Japanese, Sumitomo Mitsui... romanised in the others */
   bank_name: z.string(),
+  /** the Zengin reading (ミツイスミトモ), what a bank's transfer screen searches by */
+  bank_kana: z.string().nullable(),
   branch_name: z.string(),
+  branch_kana: z.string().nullable(),
   branch_number: z.string(),
   account_type: z.enum(['ordinary', 'current']),
+  /** the customer's own virtual account number */
   account_number: z.string(),
   holder: z.string(),
+  /** the holder as a transfer screen shows it, in katakana */
+  holder_kana: z.string().nullable(),
   /** the deposit URL of getCzhiurl, when operators configured one */
   deposit_url: z.string().nullable(),
 });

@@ -36,6 +36,32 @@ export const ZQuote = z.object({
 });
 export type TQuote = z.infer<typeof ZQuote>;
 
+/** How many price levels the order book (板) shows on each side. */
+export const BOARD_DEPTH = 10;
+
+/** One price level of the order book: a price and the shares waiting there (lots of 100). */
+export const ZBoardLevel = z.object({ price: ZSenAmount, quantity: z.number().int().min(0) });
+export type TBoardLevel = z.infer<typeof ZBoardLevel>;
+
+/**
+ * The order book (板, ADR 0024): up to BOARD_DEPTH levels a side, one tick apart, within the day's price
+ * limits. `asks` start at the best ask and go up; `bids` start at the best bid and go down. `over` and
+ * `under` are the shares waiting beyond the shown levels (OVER above the asks, UNDER below the bids).
+ * A market order walks these levels from the touch; the simulated book is labelled `simulated`.
+ */
+export const ZBoard = z.object({
+  code: z.string(),
+  last: ZSenAmount,
+  asks: z.array(ZBoardLevel),
+  bids: z.array(ZBoardLevel),
+  over: z.number().int().min(0),
+  under: z.number().int().min(0),
+  trading_date: z.string(),
+  time: z.string(),
+  simulated: z.boolean(),
+});
+export type TBoard = z.infer<typeof ZBoard>;
+
 export const ZInstrument = z.object({
   code: z.string(),
   /** in Japanese for jp, cn and zh-Hant; in English for en, sp and fr */

@@ -216,6 +216,8 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_hold',
   'withdrawal_paid',
   'withdrawal_release',
+  'tax_withheld',
+  'tax_refund',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**

@@ -1,7 +1,11 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import {
+  isKanaName,
   maskTail,
+  sameAccountHolder,
   samePersonName,
+  YUCHO_BANK_CODE,
+  zenginKana,
   type TBankAccount,
   type TBankAccountCreate,
   type TBankAccountLogEntry,
@@ -15,6 +19,7 @@ import { requireVerified } from '../identity/identity.js';
 import { lockUser } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { ownUpload } from '../uploads/uploads.js';
+import { findBank, yuchoToZengin } from './zengin.js';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 export type BankAccountLogRow = typeof bankAccountLog.$inferSelect;
@@ -27,9 +32,11 @@ export function bankAccountView(row: BankAccountRow): TBankAccount {
     id: row.id,
     holder_name: row.holderName,
     account_number: row.accountNumber,
+    bank_code: row.bankCode,
     bank_name: row.bankName,
     branch_name: row.branchName,
     branch_number: row.branchNumber,
+    account_type: row.accountType,
     image_upload_id: row.imageUploadId,
     status: row.status,
     reason: row.reason,
@@ -106,6 +113,65 @@ export async function bankAccountHistory(
 }
 
 /**
+ * The holder's name as stored, when it is the customer's: matched with the reading of the name given at
+ * account opening (`full_name_kana`, katakana, in the Zengin form: width, small kana, long vowels and
+ * spaces folded), and stored in that form. An identity without a reading (verified before account opening
+ * asked for it) falls back to the verified name itself (`samePersonName`), as before.
+ */
+export function holderOf(
+  identity: { fullName: string; fullNameKana: string | null },
+  holder: string,
+): string {
+  const reading = identity.fullNameKana;
+  if (reading !== null && reading.trim() !== '') {
+    if (!sameAccountHolder(reading, holder))
+      throw new AppError('BANK_HOLDER_MISMATCH', { name: zenginKana(reading) });
+    return zenginKana(holder);
+  }
+  if (!samePersonName(holder, identity.fullName))
+    throw new AppError('BANK_HOLDER_MISMATCH', { name: identity.fullName });
+  return isKanaName(holder) ? zenginKana(holder) : holder.trim();
+}
+
+interface ResolvedAccount {
+  bankCode: string;
+  bankName: string;
+  branchCode: string;
+  branchName: string;
+  accountNumber: string;
+  accountType: 'ordinary' | 'checking' | 'savings';
+}
+
+/**
+ * The bank and branch from the Zengin data (their names are the data's, never the client's), and for
+ * ゆうちょ銀行 the passbook's 記号・番号 converted to branch, 預金種目 and account number.
+ */
+export function resolveAccount(input: TBankAccountCreate): ResolvedAccount {
+  const bank = findBank(input.bank_code);
+  if (!bank) throw new AppError('BANK_CODE_UNKNOWN', { code: input.bank_code });
+  let branchCode = input.branch_code ?? '';
+  let accountNumber = input.account_number ?? '';
+  let accountType = input.account_type;
+  if (input.yucho !== undefined && input.bank_code === YUCHO_BANK_CODE) {
+    const converted = yuchoToZengin(input.yucho.symbol, input.yucho.number, input.account_type === 'savings');
+    if ('error' in converted) throw new AppError('YUCHO_NUMBER_INVALID');
+    branchCode = converted.branch_code;
+    accountNumber = converted.account_number;
+    accountType = converted.account_type;
+  }
+  const branch = bank.branches.get(branchCode);
+  if (!branch) throw new AppError('BRANCH_CODE_UNKNOWN', { bank: bank.name, code: branchCode });
+  return {
+    bankCode: bank.code,
+    bankName: bank.name,
+    branchCode,
+    branchName: branch.name,
+    accountNumber,
+    accountType,
+  };
+}
+
+/**
  * Adds a bank account, or replaces one (`replaces_id`): only a verified user, only after the login
  * password again, only in the user's own verified name. The account waits for an operator's approval;
  * the user gets a message (so an account added by someone else does not go unnoticed).
@@ -126,9 +192,8 @@ export async function addBankAccount(
   if (!user || !(await verifyPassword(user.passwordHash, input.login_password))) {
     throw new AppError('PASSWORD_WRONG');
   }
-  if (!samePersonName(input.holder_name, identity.fullName)) {
-    throw new AppError('BANK_HOLDER_MISMATCH', { name: identity.fullName });
-  }
+  const holder = holderOf(identity, input.holder_name);
+  const where = resolveAccount(input);
   if (input.image_upload_id !== undefined) {
     await ownUpload(tx, userId, input.image_upload_id, ['bank_account']);
   }
@@ -153,11 +218,13 @@ export async function addBankAccount(
     .insert(bankAccounts)
     .values({
       userId,
-      holderName: input.holder_name,
-      accountNumber: input.account_number,
-      bankName: input.bank_name,
-      branchName: input.branch_name,
-      branchNumber: input.branch_number,
+      holderName: holder,
+      accountNumber: where.accountNumber,
+      bankCode: where.bankCode,
+      accountType: where.accountType,
+      bankName: where.bankName,
+      branchName: where.branchName,
+      branchNumber: where.branchCode,
       imageUploadId: input.image_upload_id ?? null,
       createdAt: now,
     })

@@ -4,9 +4,13 @@ import {
   ZBankAccountCreate,
   ZBankAccountList,
   ZBankAccountLog,
+  ZBankCodeParams,
+  ZZenginList,
+  ZZenginQuery,
   envelope,
 } from '@kabuto/contract';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
 import {
@@ -16,11 +20,42 @@ import {
   bankAccountView,
   listBankAccounts,
 } from './banking.js';
+import { searchBanks, searchBranches, type ZenginEntry } from './zengin.js';
+
+const small = (e: ZenginEntry) => ({ code: e.code, name: e.name, kana: e.kana });
 
 /** The user's bank accounts for withdrawals, and the log of every change to them. */
 export const bankingRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['bank-accounts'];
   const strict = { rateLimit: { max: app.ctx.config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' } };
+
+  // The Zengin bank and branch codes, searched by code, name, kana, hiragana or romaji (ADR 0023).
+  app.get(
+    '/banks',
+    {
+      onRequest: requireUser,
+      schema: { tags, querystring: ZZenginQuery, response: { 200: envelope(ZZenginList) } },
+    },
+    async (request) => ok(request, { items: searchBanks(request.query.q).map(small) }),
+  );
+
+  app.get(
+    '/banks/:code/branches',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        params: ZBankCodeParams,
+        querystring: ZZenginQuery,
+        response: { 200: envelope(ZZenginList) },
+      },
+    },
+    async (request) => {
+      const found = searchBranches(request.params.code, request.query.q);
+      if (!found) throw new AppError('BANK_CODE_UNKNOWN', { code: request.params.code });
+      return ok(request, { items: found.map(small) });
+    },
+  );
 
   app.get(
     '/bank-accounts',

@@ -37,6 +37,11 @@ const CONSOLE_ROUTES = [
   'GET /api/console/withdrawals/{id}',
   'POST /api/console/withdrawals/{id}/approve',
   'POST /api/console/withdrawals/{id}/reject',
+  // deposit reconciliation (ADR 0023)
+  'POST /api/console/reconciliation/statements',
+  'GET /api/console/reconciliation/transfers',
+  'POST /api/console/reconciliation/transfers/{id}/deposit',
+  'POST /api/console/reconciliation/credit',
   // the photos users uploaded (identity documents, bank books, transfer slips), and their thumbnails
   'GET /api/console/uploads/{id}',
   'GET /api/console/uploads/{id}/thumbnail',
@@ -45,6 +50,7 @@ const CONSOLE_ROUTES = [
   'PUT /api/console/settings/withdrawal',
   'PUT /api/console/settings/deposit',
   'PUT /api/console/settings/customer_service',
+  'PUT /api/console/settings/tax',
   'GET /api/console/invitation-codes',
   'POST /api/console/invitation-codes',
   'POST /api/console/invitation-codes/{code}/deactivate',
@@ -77,7 +83,7 @@ const BEFORE_PASSWORD_CHANGE = new Set([
 const REVIEWER_ROUTES = new Set([
   ...BEFORE_PASSWORD_CHANGE,
   ...CONSOLE_ROUTES.filter((r) =>
-    /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals)(\/|$)/.test(r),
+    /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals|reconciliation)(\/|$)/.test(r),
   ),
   'GET /api/console/uploads/{id}',
   'GET /api/console/uploads/{id}/thumbnail',

@@ -1,6 +1,8 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
   sen,
+  translate,
+  type Locale,
   type TDeposit,
   type TDepositAccount,
   type TDepositCreate,
@@ -15,6 +17,7 @@ import { addDays, tokyoParts } from '../../lib/tokyo-time.js';
 import { requireVerified } from '../identity/identity.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { ownUpload } from '../uploads/uploads.js';
+import { findBank } from '../banking/zengin.js';
 
 export type DepositRow = typeof deposits.$inferSelect;
 
@@ -26,15 +29,39 @@ export function virtualAccountNumber(prefix: string, userId: number): string {
   return prefix + String(userId).padStart(7 - prefix.length, '0');
 }
 
-export function depositAccount(settings: TSettings, userId: number): TDepositAccount {
+/**
+ * The firm's deposit account as the reader reads it (ADR 0023). With a published Zengin bank code, the
+ * bank and branch names come from the Zengin data: as written in Japanese for ja, zh-Hans and zh-Hant
+ * readers (三井住友銀行 本店営業部; 銀行 as 银行 in simplified Chinese), romanised from the data's romaji in
+ * the catalogue's words for the others (en "Mitsuisumitomo Bank", fr "Banque Mitsuisumitomo"), with the
+ * Zengin kana beside them, which is what a Japanese bank's transfer screen searches by. Without a code,
+ * the published names as written.
+ */
+export function depositAccount(settings: TSettings, userId: number, locale: Locale = 'ja'): TDepositAccount {
   const d = settings.deposit;
+  const bank = d.bank_code === null ? undefined : findBank(d.bank_code);
+  const branch = bank?.branches.get(d.branch_number);
+  const local = (name: string) => (locale === 'zh-Hans' ? name.replace(/銀行/gu, '银行') : name);
+  const japanese = locale === 'ja' || locale === 'zh-Hans' || locale === 'zh-Hant';
   return {
-    bank_name: d.bank_name,
-    branch_name: d.branch_name,
+    bank_code: bank ? bank.code : null,
+    bank_name: !bank
+      ? d.bank_name
+      : japanese
+        ? local(bank.name)
+        : translate(locale, 'banking.bankName', { name: bank.roma }),
+    bank_kana: bank ? bank.kana : null,
+    branch_name: !branch
+      ? d.branch_name
+      : japanese
+        ? local(branch.name)
+        : translate(locale, 'banking.branchName', { name: branch.roma }),
+    branch_kana: branch ? branch.kana : null,
     branch_number: d.branch_number,
     account_type: d.account_type,
     account_number: virtualAccountNumber(d.number_prefix, userId),
     holder: d.holder,
+    holder_kana: d.holder_kana,
     deposit_url: d.url,
   };
 }

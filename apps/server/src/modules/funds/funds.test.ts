@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, yen } from '@kabuto/contract';
 import { bankAccounts, identityVerifications, operators, users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { body, createTestApp, registerAndLogin, VERIFIED_NAME, type TestApp } from '../../test/harness.js';
+import {
+  applicationPayload,
+  body,
+  createTestApp,
+  registerAndLogin,
+  VERIFIED_NAME,
+  type TestApp,
+} from '../../test/harness.js';
 import { multipart, pngBytes } from '../../lib/images.js';
 import { userBalances } from '../ledger/ledger.js';
 
@@ -75,12 +82,15 @@ const get = (url: string, headers: Headers) =>
   t.app.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}lang=en`, headers });
 
 async function submitIdentity(token: string, fullName = VERIFIED_NAME) {
-  return post('/api/identity', as(token), {
-    full_name: fullName,
-    id_number: 'AB1234567',
-    front_upload_id: await uploadId(token, 'identity_front'),
-    back_upload_id: await uploadId(token, 'identity_back'),
-  });
+  return post(
+    '/api/identity',
+    as(token),
+    applicationPayload(
+      await uploadId(token, 'identity_front'),
+      await uploadId(token, 'identity_back'),
+      fullName,
+    ),
+  );
 }
 
 async function messageKinds(token: string): Promise<string[]> {
@@ -104,9 +114,8 @@ async function readyToWithdraw(reviewer: Headers) {
   const added = await post('/api/bank-accounts', as(u.token), {
     holder_name: 'ヤマダ タロウ',
     account_number: '1234567',
-    bank_name: 'みずほ銀行',
-    branch_name: '本店',
-    branch_number: '001',
+    bank_code: '0001',
+    branch_code: '100',
     login_password: u.password,
   });
   // The holder must be the verified name: the verified name here is 山田 太郎, so use it as written.
@@ -114,9 +123,8 @@ async function readyToWithdraw(reviewer: Headers) {
   const ok = await post('/api/bank-accounts', as(u.token), {
     holder_name: '山田太郎',
     account_number: '1234567',
-    bank_name: 'みずほ銀行',
-    branch_name: '本店',
-    branch_number: '001',
+    bank_code: '0001',
+    branch_code: '100',
     login_password: u.password,
   });
   const account = body<{ id: number }>(ok).data;
@@ -206,7 +214,7 @@ describe('real-name verification', () => {
     expect(body(first).data).toMatchObject({
       status: 'pending',
       can_submit: false,
-      id_number_masked: '•••••4567',
+      id_number_masked: '••••••••9018',
     });
     expect(body(await submitIdentity(u.token)).code).toBe(1312);
     const queue = body<{ items: { id: number; user_id: number }[] }>(
@@ -280,30 +288,29 @@ describe('real-name verification', () => {
   it('refuses photos the user did not upload', async () => {
     const a = await registerAndLogin(t, { verified: false });
     const b = await registerAndLogin(t, { verified: false });
-    const res = await post('/api/identity', as(b.token), {
-      full_name: '佐藤 花子',
-      id_number: 'XY987654',
-      front_upload_id: await uploadId(a.token, 'identity_front'),
-      back_upload_id: await uploadId(b.token, 'identity_back'),
-    });
+    const res = await post(
+      '/api/identity',
+      as(b.token),
+      applicationPayload(await uploadId(a.token, 'identity_front'), await uploadId(b.token, 'identity_back')),
+    );
     expect(body(res).code).toBe(1305);
   });
 
   it('names each missing field with the specification’s required messages', async () => {
     const u = await registerAndLogin(t, { verified: false });
     const res = await post('/api/identity', as(u.token), {
+      ...applicationPayload('', ''),
       full_name: '',
-      id_number: '',
-      front_upload_id: '',
-      back_upload_id: '',
+      full_name_kana: '',
+      my_number: '',
     });
     expect(res.statusCode).toBe(400);
     const issues = body<{ issues: { field: string; message: string }[] }>(res).data.issues;
     expect(issues.map((i) => [i.field, i.message])).toEqual([
       ['full_name', 'Please enter your full name'],
-      ['id_number', 'Please enter your ID number'],
+      ['full_name_kana', 'Please enter the reading of your name in katakana'],
+      ['my_number', 'Please enter your My Number (individual number)'],
       ['front_upload_id', 'Please upload the front of your ID'],
-      ['back_upload_id', 'Please upload the back of your ID'],
     ]);
   });
 });
@@ -312,9 +319,8 @@ describe('bank accounts', () => {
   const account = (password: string, holder = '山田 太郎') => ({
     holder_name: holder,
     account_number: '7654321',
-    bank_name: '三井住友銀行',
-    branch_name: '新宿支店',
-    branch_number: '221',
+    bank_code: '0009',
+    branch_code: '221',
     login_password: password,
   });
 
@@ -385,18 +391,16 @@ describe('bank accounts', () => {
     const res = await post('/api/bank-accounts', as(u.token), {
       holder_name: '',
       account_number: '12345',
-      bank_name: '',
-      branch_name: '',
-      branch_number: '12',
+      bank_code: '',
+      branch_code: '12',
       login_password: u.password,
     });
     const issues = body<{ issues: { field: string; message: string }[] }>(res).data.issues;
     expect(Object.fromEntries(issues.map((i) => [i.field, i.message]))).toEqual({
       holder_name: "Please enter the account holder's name",
       account_number: 'The account number has 7 digits',
-      bank_name: 'Please enter the bank name',
-      branch_name: 'Please enter the branch name',
-      branch_number: 'The branch number has 3 digits',
+      bank_code: 'Please choose the bank',
+      branch_code: 'The branch number has 3 digits',
     });
   });
 });
@@ -422,7 +426,17 @@ describe('deposits', () => {
       await get(`/api/console/deposits/${id}`, reviewer),
     ).data;
     expect(review).toMatchObject({ virtual_account_number: va.account_number, phone: u.phone });
-    expect(body(await post(`/api/console/deposits/${id}/approve`, reviewer)).data).toEqual({
+    // No bank transfer matched it (reconciliation.test.ts has those): a reason and two operators (ADR 0023).
+    expect(
+      body(await post(`/api/console/deposits/${id}/approve`, reviewer, { reason: 'seen' })).data,
+    ).toEqual({
+      id,
+      status: 'awaiting_second_approval',
+    });
+    expect((await userBalances(t.database.db, u.userId)).cash).toBe(0);
+    expect(
+      body(await post(`/api/console/deposits/${id}/approve`, await operator(), { reason: 'seen' })).data,
+    ).toEqual({
       id,
       status: 'approved',
     });
@@ -469,14 +483,16 @@ describe('deposits', () => {
 
   it('two operators approving the same notice at once credit it once', async () => {
     const u = await registerAndLogin(t);
-    const [a, b] = [await operator(), await operator()];
+    const [first, a, b] = [await operator(), await operator(), await operator()];
     const id = body<{ id: number }>(
       await post('/api/deposits', as(u.token, key()), { amount: yen(20_000), transfer_date: '2026-11-24' }),
     ).data.id;
+    const reason = { reason: 'seen on the bank’s screen' };
+    await post(`/api/console/deposits/${id}/approve`, first, reason);
     const answers = await Promise.all([
-      post(`/api/console/deposits/${id}/approve`, a),
-      post(`/api/console/deposits/${id}/approve`, b),
-      post(`/api/console/deposits/${id}/approve`, a),
+      post(`/api/console/deposits/${id}/approve`, a, reason),
+      post(`/api/console/deposits/${id}/approve`, b, reason),
+      post(`/api/console/deposits/${id}/approve`, a, reason),
     ]);
     expect(answers.map((r) => body(r).code).sort()).toEqual([1, 1341, 1341]);
     expect((await userBalances(t.database.db, u.userId)).cash).toBe(yen(20_000));
@@ -488,7 +504,9 @@ describe('withdrawals', () => {
     const id = body<{ id: number }>(
       await post('/api/deposits', as(token, key()), { amount: yen(amountYen), transfer_date: '2026-11-24' }),
     ).data.id;
-    await post(`/api/console/deposits/${id}/approve`, reviewer);
+    // a notice no bank transfer matched: a reason and a second operator (ADR 0023)
+    await post(`/api/console/deposits/${id}/approve`, reviewer, { reason: 'test funding' });
+    await post(`/api/console/deposits/${id}/approve`, await operator(), { reason: 'test funding' });
     expect((await userBalances(t.database.db, userId)).cash).toBe(yen(amountYen));
   }
 
@@ -738,9 +756,8 @@ describe('withdrawals', () => {
       await post('/api/bank-accounts', as(u.token), {
         holder_name: '山田太郎',
         account_number: '2222333',
-        bank_name: 'ゆうちょ銀行',
-        branch_name: '〇一八',
-        branch_number: '018',
+        bank_code: '9900',
+        branch_code: '018',
         login_password: u.password,
       }),
     ).data;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ZBankAccountReview,
   ZBankAccountReviewPage,
+  ZDepositApprove,
   ZDepositReview,
   ZDepositReviewPage,
   ZIdentityReview,
@@ -19,7 +20,14 @@ import type { Tx } from '../../db/types.js';
 import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
-import { reviewBy, reviewWithdrawal, type Decision, type ReviewDeps, type ReviewStatus } from './review.js';
+import {
+  reviewBy,
+  reviewDeposit,
+  reviewWithdrawal,
+  type Decision,
+  type ReviewDeps,
+  type ReviewStatus,
+} from './review.js';
 import {
   bankAccountQueue,
   depositQueue,
@@ -48,6 +56,8 @@ interface Queue<T> {
   item: z.ZodType<T>;
   list: (q: QueueQuery, id?: number) => Promise<Page<T>>;
   review: Review;
+  /** what an approval takes: nothing, or (deposits) an optional reason */
+  approve?: z.ZodType<{ reason?: string | undefined } | undefined>;
 }
 
 /**
@@ -82,8 +92,16 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.post(
       `${q.path}/:id/approve`,
-      { ...user, schema: { ...one, body: ZApprove.optional(), response: { 200: envelope(ZReviewOutcome) } } },
-      async (request) => decide(request, q.review, request.params.id, { approve: true }),
+      {
+        ...user,
+        schema: {
+          ...one,
+          body: (q.approve ?? ZApprove).optional(),
+          response: { 200: envelope(ZReviewOutcome) },
+        },
+      },
+      async (request) =>
+        decide(request, q.review, request.params.id, { approve: true, reason: request.body?.reason }),
     );
     app.post(
       `${q.path}/:id/reject`,
@@ -112,7 +130,8 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     page: ZDepositReviewPage,
     item: ZDepositReview,
     list: (q, id) => depositQueue(db, config, q, id),
-    review: reviewBy('deposit'),
+    review: reviewDeposit,
+    approve: ZDepositApprove,
   });
   queue({
     path: '/withdrawals',

@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { negSen, sen } from '@kabuto/contract';
 import type { Tx } from '../../db/types.js';
-import { bankAccounts, deposits, identityVerifications, users, withdrawals } from '../../db/schema.js';
+import {
+  bankAccounts,
+  bankTransfers,
+  deposits,
+  identityVerifications,
+  users,
+  withdrawals,
+} from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { messageParams, logBankAccount } from '../banking/banking.js';
@@ -9,6 +16,7 @@ import { audit } from '../console/audit.js';
 import type { OperatorPrincipal } from '../console/operators.js';
 import { lockUser, postEntry } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
+import { openBrokerageAccount } from '../opening/brokerage.js';
 
 /**
  * Operators' decisions on what users filed. Each runs in one transaction that takes the user's lock first
@@ -16,7 +24,8 @@ import { notify, type EventOutbox } from '../messages/messages.js';
  * deciding the same item at once, the second finds it decided (ALREADY_REVIEWED) and changes nothing.
  * Each decision is audited with the state before and after, and the user gets a message.
  */
-export type Decision = { approve: true } | { approve: false; reason: string };
+/** An approval may carry a reason (a deposit with no matching transfer needs one); a rejection must. */
+export type Decision = { approve: true; reason?: string | undefined } | { approve: false; reason: string };
 export type ReviewKind = 'identity' | 'bank_account' | 'deposit' | 'withdrawal';
 export type ReviewStatus = 'passed' | 'approved' | 'rejected' | 'awaiting_second_approval';
 
@@ -57,6 +66,8 @@ function snapshot(row: { status: string; reason: string | null }) {
 interface Effect {
   /** the entry the decision posted (null: a queue that posts one posted none this time) */
   entryId?: number | null;
+  /** more of what the decision did, for the audit row's `after` (the brokerage account it opened) */
+  audited?: Record<string, unknown>;
 }
 
 /**
@@ -102,12 +113,24 @@ interface ItemUpdate<K extends ReviewKind> {
 const REVIEWS: { [K in ReviewKind]: QueueReview<K> } = {
   identity: {
     approved: 'passed',
-    apply: async (tx, row, approve) => {
+    apply: async (tx, row, approve, now) => {
       await tx
         .update(users)
         .set({ realNameStatus: approve ? 'verified' : 'rejected' })
         .where(eq(users.id, row.userId));
-      return {};
+      // Issue 23 (ADR 0022): an approved application opens the brokerage account, in this transaction.
+      const opened = approve ? await openBrokerageAccount(tx, row, now) : undefined;
+      return opened
+        ? {
+            audited: {
+              brokerage_account: {
+                specific_account: opened.specificAccount,
+                nisa: opened.nisaOpenedAt !== null,
+                default_tax_account: opened.defaultTaxAccount,
+              },
+            },
+          }
+        : {};
     },
     write: async (tx, id, set) => {
       const [row] = await tx
@@ -218,7 +241,7 @@ async function settle<K extends ReviewKind>(
   const now = deps.clock.now();
   const status = decision.approve ? review.approved : 'rejected';
   const reason = decision.approve ? null : decision.reason;
-  const { entryId } = await review.apply(tx, row, decision.approve, now);
+  const { entryId, audited } = await review.apply(tx, row, decision.approve, now);
   const set: ItemUpdate<K> = { status, reason, reviewedBy: deps.operator.id, reviewedAt: now };
   const updated = await review.write(tx, row.id, set, entryId);
   if (updated && review.recorded) await review.recorded(tx, updated, status, reason, now);
@@ -228,9 +251,14 @@ async function settle<K extends ReviewKind>(
     targetType: kind,
     targetId: row.id,
     userId: row.userId,
-    reason,
+    reason: decision.reason ?? null,
     before: snapshot(row),
-    after: entryId === undefined ? { status, reason } : { status, reason, entry_id: entryId },
+    after: {
+      status,
+      reason,
+      ...(entryId === undefined ? {} : { entry_id: entryId }),
+      ...audited,
+    },
     at: now,
   });
   await notify(
@@ -248,7 +276,7 @@ async function settle<K extends ReviewKind>(
  * The decision on a queue whose approval settles at once (identity, bank account, deposit): lock the item,
  * then settle it by its description in REVIEWS.
  */
-export function reviewBy(kind: Exclude<ReviewKind, 'withdrawal'>) {
+export function reviewBy(kind: Exclude<ReviewKind, 'withdrawal' | 'deposit'>) {
   return async (
     tx: Tx,
     deps: ReviewDeps,
@@ -291,4 +319,57 @@ export async function reviewWithdrawal(
   }
   if (decision.approve && row.firstApprovedBy === operatorId) throw new AppError('SECOND_APPROVER_SAME');
   return settle(tx, deps, 'withdrawal', row, decision, outbox);
+}
+
+/**
+ * A deposit matched with a bank transfer (deposit reconciliation, ADR 0023) is credited on one approval,
+ * and its transfer becomes `credited`. A deposit with no matching transfer is the customer's word alone:
+ * its approval needs a reason and two different operators (the first approval records its operator and
+ * reason; the second, by someone else, credits it). A rejection frees the transfer it was matched with.
+ */
+export async function reviewDeposit(
+  tx: Tx,
+  deps: ReviewDeps,
+  id: number,
+  decision: Decision,
+  outbox: EventOutbox,
+): Promise<ReviewStatus> {
+  const row = await lockForDecision(tx, 'deposit', id);
+  const operatorId = deps.operator.id;
+  const now = deps.clock.now();
+  if (decision.approve && row.transferId === null) {
+    if (decision.reason === undefined) throw new AppError('DEPOSIT_REASON_REQUIRED');
+    if (row.firstApprovedBy === null) {
+      await tx
+        .update(deposits)
+        .set({ firstApprovedBy: operatorId, firstApprovedAt: now })
+        .where(eq(deposits.id, id));
+      await audit(tx, {
+        operatorId,
+        action: 'deposit.approve_first',
+        targetType: 'deposit',
+        targetId: id,
+        userId: row.userId,
+        reason: decision.reason,
+        before: { status: row.status, first_approved_by: null },
+        after: { status: row.status, first_approved_by: operatorId, transfer_id: null },
+        at: now,
+      });
+      return 'awaiting_second_approval';
+    }
+    if (row.firstApprovedBy === operatorId) throw new AppError('SECOND_APPROVER_SAME');
+  }
+  const status = await settle(tx, deps, 'deposit', row, decision, outbox);
+  if (row.transferId !== null) {
+    await tx
+      .update(bankTransfers)
+      .set(
+        decision.approve
+          ? { status: 'credited' }
+          : { status: 'unmatched', depositId: null, note: `deposit ${row.id} rejected` },
+      )
+      .where(eq(bankTransfers.id, row.transferId));
+    if (!decision.approve) await tx.update(deposits).set({ transferId: null }).where(eq(deposits.id, row.id));
+  }
+  return status;
 }

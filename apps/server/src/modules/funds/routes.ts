@@ -32,7 +32,14 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/deposits/account',
     { onRequest: requireUser, schema: { tags: ['deposits'], response: { 200: envelope(ZDepositAccount) } } },
     async (request) =>
-      ok(request, depositAccount(await loadSettings(app.ctx.db, app.ctx.config), sessionOf(request).userId)),
+      ok(
+        request,
+        depositAccount(
+          await loadSettings(app.ctx.db, app.ctx.config),
+          sessionOf(request).userId,
+          request.locale,
+        ),
+      ),
   );
 
   app.post(

@@ -23,6 +23,7 @@ import { loadSettings } from '../settings/settings.js';
 import type { Config } from '../../config.js';
 import { depositView, virtualAccountNumber } from './deposits.js';
 import { withdrawalView } from './withdrawals.js';
+import { applicationView, maskedIdNumber } from '../opening/application.js';
 
 export { bankAccountLogView, bankAccountView } from '../banking/banking.js';
 export { depositView } from './deposits.js';
@@ -103,7 +104,7 @@ export function identityReviewView({ row, phone, reviewer: by }: IdentityJoined)
     user_id: row.userId,
     phone,
     full_name: row.fullName,
-    id_number: row.idNumber,
+    id_number: row.myNumberLast4 === null ? row.idNumber : maskedIdNumber(row),
     front_upload_id: row.frontUploadId,
     back_upload_id: row.backUploadId,
     status: row.status,
@@ -111,6 +112,7 @@ export function identityReviewView({ row, phone, reviewer: by }: IdentityJoined)
     reviewed_by: by,
     reviewed_at: row.reviewedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
+    application: applicationView(row),
   };
 }
 
@@ -172,23 +174,33 @@ const DEPOSIT = {
   table: deposits,
   select: (db: Executor) =>
     db
-      .select({ row: deposits, phone: users.phone, reviewer: reviewer.username })
+      .select({
+        row: deposits,
+        phone: users.phone,
+        reviewer: reviewer.username,
+        first: firstApprover.username,
+      })
       .from(deposits)
       .innerJoin(users, eq(users.id, deposits.userId))
       .leftJoin(reviewer, eq(reviewer.id, deposits.reviewedBy))
+      .leftJoin(firstApprover, eq(firstApprover.id, deposits.firstApprovedBy))
       .$dynamic(),
   view: (
     {
       row,
       phone,
       reviewer: by,
-    }: { row: typeof deposits.$inferSelect; phone: string; reviewer: string | null },
+      first,
+    }: { row: typeof deposits.$inferSelect; phone: string; reviewer: string | null; first: string | null },
     settings: TSettings,
   ): TDepositReview => ({
     ...depositView(row),
     user_id: row.userId,
     phone,
     virtual_account_number: virtualAccountNumber(settings.deposit.number_prefix, row.userId),
+    transfer_id: row.transferId,
+    first_approved_by: first,
+    first_approved_at: row.firstApprovedAt?.toISOString() ?? null,
     reviewed_by: by,
   }),
 };

@@ -1,10 +1,12 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { maskTail, type TIdentity, type TIdentitySubmit } from '@kabuto/contract';
+import type { TAccountApplication, TIdentityApplication, TOpeningSettings } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/types.js';
 import { identityVerifications, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { tokyoParts } from '../../lib/tokyo-time.js';
 import { lockUser } from '../ledger/ledger.js';
+import { applicationColumns, applicationView, maskedIdNumber } from '../opening/application.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { ownUpload } from '../uploads/uploads.js';
 
@@ -21,7 +23,7 @@ export async function latestIdentity(db: Executor, userId: number): Promise<Iden
   return row;
 }
 
-export function identityView(row: IdentityRow | undefined): TIdentity {
+export function identityView(row: IdentityRow | undefined): TIdentityApplication {
   if (!row) {
     return {
       status: 'unverified',
@@ -31,12 +33,14 @@ export function identityView(row: IdentityRow | undefined): TIdentity {
       submitted_at: null,
       reviewed_at: null,
       can_submit: true,
+      application: null,
     };
   }
   return {
     status: row.status,
     full_name: row.fullName,
-    id_number_masked: maskTail(row.idNumber, 4),
+    id_number_masked: maskedIdNumber(row),
+    application: applicationView(row),
     reason: row.status === 'rejected' ? row.reason : null,
     submitted_at: row.createdAt.toISOString(),
     reviewed_at: row.reviewedAt?.toISOString() ?? null,
@@ -44,31 +48,31 @@ export function identityView(row: IdentityRow | undefined): TIdentity {
   };
 }
 
-/** Files a real-name verification: allowed when none is in force or the last was rejected. */
+/**
+ * Files the account application (the real-name verification's full form since issue 23): allowed when
+ * none is in force or the last was rejected. The My Number is stored encrypted with `myNumberKey`.
+ */
 export async function submitIdentity(
   tx: Tx,
   clock: Clock,
   userId: number,
-  input: TIdentitySubmit,
+  input: TAccountApplication,
   outbox: EventOutbox,
+  opening: { myNumberKey: Buffer; settings: TOpeningSettings },
 ): Promise<IdentityRow> {
   await lockUser(tx, userId);
   const current = await latestIdentity(tx, userId);
   if (current?.status === 'passed') throw new AppError('IDENTITY_ALREADY_PASSED');
   if (current?.status === 'pending') throw new AppError('IDENTITY_PENDING');
   await ownUpload(tx, userId, input.front_upload_id, ['identity_front', 'identity_back']);
-  await ownUpload(tx, userId, input.back_upload_id, ['identity_front', 'identity_back']);
+  if (input.back_upload_id !== '') {
+    await ownUpload(tx, userId, input.back_upload_id, ['identity_front', 'identity_back']);
+  }
   const now = clock.now();
+  const columns = applicationColumns(input, opening.myNumberKey, opening.settings, tokyoParts(now).date);
   const [row] = await tx
     .insert(identityVerifications)
-    .values({
-      userId,
-      fullName: input.full_name,
-      idNumber: input.id_number.toUpperCase(),
-      frontUploadId: input.front_upload_id,
-      backUploadId: input.back_upload_id,
-      createdAt: now,
-    })
+    .values({ userId, ...columns, createdAt: now })
     .returning();
   if (!row) throw new Error('identity submission was not written');
   await tx.update(users).set({ realNameStatus: 'pending' }).where(eq(users.id, userId));

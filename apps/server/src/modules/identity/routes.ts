@@ -1,16 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdentity, ZIdentitySubmit, envelope } from '@kabuto/contract';
+import { ZAccountApplication, ZIdentityApplication, envelope } from '@kabuto/contract';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { openingSettings } from '../settings/settings.js';
 import { identityView, latestIdentity, submitIdentity } from './identity.js';
 
-/** Real-name verification: its state, and filing it (again after a rejection). */
+/** Real-name verification with the account application (ADR 0022): its state, and filing it (again after a rejection). */
 export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['identity'];
   app.get(
     '/identity',
-    { onRequest: requireUser, schema: { tags, response: { 200: envelope(ZIdentity) } } },
+    { onRequest: requireUser, schema: { tags, response: { 200: envelope(ZIdentityApplication) } } },
     async (request) => ok(request, identityView(await latestIdentity(app.ctx.db, sessionOf(request).userId))),
   );
 
@@ -18,13 +19,17 @@ export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/identity',
     {
       onRequest: requireUser,
-      schema: { tags, body: ZIdentitySubmit, response: { 200: envelope(ZIdentity) } },
+      schema: { tags, body: ZAccountApplication, response: { 200: envelope(ZIdentityApplication) } },
     },
     async (request) => {
       const userId = sessionOf(request).userId;
       const outbox: EventOutbox = [];
+      const settings = await openingSettings(app.ctx.db, app.ctx.config);
       const row = await app.ctx.db.transaction((tx) =>
-        submitIdentity(tx, app.ctx.clock, userId, request.body, outbox),
+        submitIdentity(tx, app.ctx.clock, userId, request.body, outbox, {
+          myNumberKey: app.ctx.myNumberKey,
+          settings,
+        }),
       );
       await publishOutbox(app.ctx.realtime, outbox);
       return ok(request, identityView(row));

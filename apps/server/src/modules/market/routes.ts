@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   STALE_QUOTE_MS,
   ZBars,
+  ZBoard,
   ZBarsQuery,
   ZCodeQuery,
   ZEmpty,
@@ -119,6 +120,19 @@ export const marketRoutes: FastifyPluginAsyncZod = async (app) => {
         watched: watched.has(instrument.code),
         price_basis: market.priceBasis(instrument.code) ?? null,
       });
+    },
+  );
+
+  // The order book (板, ADR 0024): public like the quote it comes from.
+  app.get(
+    '/market/board',
+    { schema: { tags, querystring: ZCodeQuery, response: { 200: envelope(ZBoard) } } },
+    async (request) => {
+      const instrument = getInstrument(request.query.code);
+      if (!instrument) throw new AppError('STOCK_NOT_FOUND');
+      const board = market.board(instrument.code);
+      if (!board) throw new AppError('NO_MARKET_DATA');
+      return ok(request, board);
     },
   );
 

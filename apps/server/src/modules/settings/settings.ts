@@ -1,5 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { DEFAULT_WITHDRAWAL_WINDOWS, ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import {
+  DEFAULT_OPENING_SETTINGS,
+  DEFAULT_TAX_SETTINGS,
+  DEFAULT_WITHDRAWAL_WINDOWS,
+  ZSettings,
+  ZTaxSettings,
+  type SettingKey,
+  type TOpeningSettings,
+  type TSettings,
+  type TTaxSettings,
+} from '@kabuto/contract';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/types.js';
 import { settings } from '../../db/schema.js';
@@ -18,14 +28,19 @@ export function defaultSettings(config: Config): TSettings {
     },
     deposit: {
       url: config.DEPOSIT_URL ?? null,
-      bank_name: 'Kabuto Demo Bank',
-      branch_name: 'Head Office',
-      branch_number: '001',
+      // ADR 0023: a demo account at 三井住友銀行 本店営業部 (0009-200); operators publish the real one.
+      bank_code: '0009',
+      bank_name: '三井住友銀行',
+      branch_name: '本店営業部',
+      branch_number: '200',
       account_type: 'ordinary',
       holder: 'KABUTO SECURITIES (DEMO)',
+      holder_kana: 'カ）カブトシヨウケン',
       number_prefix: '9',
     },
     customer_service: [],
+    tax: { ...DEFAULT_TAX_SETTINGS },
+    opening: { ...DEFAULT_OPENING_SETTINGS },
   };
 }
 
@@ -72,4 +87,20 @@ export async function settingUpdatedAt(db: Executor, key: SettingKey): Promise<D
 export async function withdrawalPolicy(db: Executor, config: Config): Promise<WithdrawalPolicy> {
   const { withdrawal } = await loadSettings(db, config);
   return { minYen: withdrawal.min_yen, windows: withdrawal.windows };
+}
+
+/**
+ * The tax settings in force (rates, NISA limits, the 制度信用 period: ADR 0021), read alone so that the order
+ * path reads one row only when an order needs them; the defaults when none is stored or it no longer parses.
+ */
+export async function taxSettings(db: Executor): Promise<TTaxSettings> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'tax'));
+  if (!row) return DEFAULT_TAX_SETTINGS;
+  const parsed = ZTaxSettings.safeParse(JSON.parse(row.value));
+  return parsed.success ? parsed.data : DEFAULT_TAX_SETTINGS;
+}
+
+/** Account opening's minimum age and the suitability rules in force (ADR 0022). */
+export async function openingSettings(db: Executor, config: Config): Promise<TOpeningSettings> {
+  return (await loadSettings(db, config)).opening;
 }

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error.js';
 import { getInstrument } from '../../market/instruments.js';
 import { sessionState } from '../../market/sessions.js';
 import { lockUser, postEntry, type PostingLine } from '../ledger/ledger.js';
+import { realize } from '../tax/realize.js';
 import {
   checkLimitPrice,
   executablePrice,
@@ -22,8 +23,11 @@ import {
   newOrder,
   principalOf,
   quoteOrFail,
+  refuseThinBook,
+  type Execution,
   type OrderRow,
   type Outbox,
+  type PositionRow,
   type TradingDeps,
 } from './orders.js';
 
@@ -36,6 +40,8 @@ export async function closePosition(
   userId: number,
   request: TClosePositionRequest,
   outbox: Outbox,
+  /** a rule's close (day trade, margin call) is never refused for a thin book: it waits for the book */
+  byRule = false,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   await lockUser(tx, userId);
@@ -62,6 +68,12 @@ export async function closePosition(
   if (request.price_type === 'market' && session.continuous && isStale(quote, now))
     throw new AppError('QUOTE_STALE');
   const side = position.direction === 'long' ? ('sell' as const) : ('buy' as const);
+  const board = deps.market.board(position.code);
+  const draft = { side, priceType: request.price_type, limitPrice: limit, quantity: request.quantity };
+  const fill = executablePrice(draft, board, session.continuous);
+  if (fill === null && session.continuous && request.price_type === 'market' && !byRule) {
+    refuseThinBook(draft, board, deps.locale);
+  }
   const order = await newOrder(
     tx,
     {
@@ -75,6 +87,7 @@ export async function closePosition(
       quantity: request.quantity,
       leverage: position.leverage,
       dayTrade: position.dayTrade,
+      taxAccount: position.taxAccount,
       marginType: position.marginType,
       positionId: position.id,
       status: 'pending',
@@ -86,12 +99,7 @@ export async function closePosition(
     .update(positions)
     .set({ closingQuantity: sql`${positions.closingQuantity} + ${request.quantity}` })
     .where(eq(positions.id, position.id));
-  const price = executablePrice(
-    { side, priceType: request.price_type, limitPrice: limit },
-    quote,
-    session.continuous,
-  );
-  if (price !== null) return fillCloseOrder(tx, deps, order, price, outbox);
+  if (fill !== null) return fillCloseOrder(tx, deps, order, fill, outbox);
   await notify(
     tx,
     outbox,
@@ -108,10 +116,11 @@ export async function fillCloseOrder(
   tx: Tx,
   deps: TradingDeps,
   order: OrderRow,
-  price: Sen,
+  fill: Execution,
   outbox: Outbox,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
+  const price = fill.price;
   const u = order.userId;
   const [position] = await tx
     .select()
@@ -120,11 +129,10 @@ export async function fillCloseOrder(
   if (!position || position.status !== 'holding')
     throw new Error(`order ${order.orderNo} has no open position`);
   const q = order.quantity;
-  const principal = principalOf(price, q);
+  const principal = fill.principal;
   const fee = feeFor(principal, deps.fees);
-  const gross = sen(
-    (position.direction === 'long' ? price - position.avgPrice : position.avgPrice - price) * q,
-  );
+  const cost = position.avgPrice * q;
+  const gross = sen(position.direction === 'long' ? principal - cost : cost - principal);
   const whole = q === position.quantity;
   const collateralPart = whole
     ? sen(position.collateral)
@@ -151,6 +159,7 @@ export async function fillCloseOrder(
   });
 
   const realized = sen(gross - fee);
+  const tax = realizedPart(position, q, principal, fee);
   if (whole) {
     await tx
       .update(positions)
@@ -169,7 +178,10 @@ export async function fillCloseOrder(
       direction: position.direction,
       leverage: position.leverage,
       dayTrade: position.dayTrade,
+      taxAccount: position.taxAccount,
       marginType: position.marginType,
+      bookValue: tax.bookPart,
+      repayDeadline: position.repayDeadline,
       status: 'closed',
       quantity: q,
       avgPrice: position.avgPrice,
@@ -186,6 +198,7 @@ export async function fillCloseOrder(
         quantity: position.quantity - q,
         closingQuantity: Math.max(0, position.closingQuantity - q),
         collateral: position.collateral - collateralPart,
+        bookValue: position.bookValue - tax.bookPart,
       })
       .where(eq(positions.id, position.id));
   }
@@ -195,6 +208,18 @@ export async function fillCloseOrder(
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
+  await realize(tx, {
+    userId: u,
+    orderId: order.id,
+    orderNo: order.orderNo,
+    account: position.taxAccount,
+    marginType: position.marginType,
+    code: position.code,
+    quantity: q,
+    proceeds: tax.proceeds,
+    cost: tax.cost,
+    at: now,
+  });
   await notify(
     tx,
     outbox,
@@ -206,4 +231,32 @@ export async function fillCloseOrder(
   if (whole)
     await notify(tx, outbox, u, 'position.closed', { position_id: position.id, code: position.code }, now);
   return filled;
+}
+
+/**
+ * What selling (or buying back) `q` shares of a position for `principal` (its walk of the book) with `fee` realizes for tax (ADR 0021):
+ * the sold part's book value (its share of the position's 取得価額, the whole remainder when all is sold),
+ * 譲渡の対価 and 取得費 + 譲渡費用. Cash: proceeds = the sale's principal, cost = the part's book value + the
+ * fee. Margin (book value = the opening principal + its fee): long: proceeds = the sale's principal, cost =
+ * the opening principal + both fees; short: proceeds = the short sale's principal, cost = the buy-back's
+ * principal + both fees.
+ */
+export function realizedPart(
+  position: Pick<PositionRow, 'direction' | 'leverage' | 'quantity' | 'avgPrice' | 'bookValue'>,
+  q: number,
+  principal: Sen,
+  fee: Sen,
+): { bookPart: Sen; proceeds: Sen; cost: Sen } {
+  const whole = q === position.quantity;
+  const part = (total: Sen) => (whole ? total : proportionalPart(total, q, position.quantity));
+  if (!isMargin(position)) {
+    const bookPart = part(sen(position.bookValue));
+    return { bookPart, proceeds: principal, cost: sen(bookPart + fee) };
+  }
+  const opening = principalOf(sen(position.avgPrice), q);
+  const openingFee = part(sen(Math.max(0, position.bookValue - position.avgPrice * position.quantity)));
+  const bookPart = sen(opening + openingFee);
+  return position.direction === 'long'
+    ? { bookPart, proceeds: principal, cost: sen(opening + openingFee + fee) }
+    : { bookPart, proceeds: opening, cost: sen(principal + openingFee + fee) };
 }

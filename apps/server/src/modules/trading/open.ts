@@ -38,6 +38,9 @@ import {
   type EntryParams,
   type PostingLine,
 } from '../ledger/ledger.js';
+import { movingAverage, readAccountAndHoldings, repayDeadline, resolveTaxAccount } from '../tax/accounts.js';
+import { checkNisaBuy } from '../tax/nisa.js';
+import { taxSettings } from '../settings/settings.js';
 import {
   checkLimitPrice,
   executablePrice,
@@ -46,6 +49,8 @@ import {
   orderNumber,
   principalOf,
   quoteOrFail,
+  refuseThinBook,
+  type Execution,
   type OrderRow,
   type Outbox,
   type TradingDeps,
@@ -57,17 +62,17 @@ import {
  */
 
 /**
- * What filling an opening order at `price` moves: the principal and the fee, the collateral of a margin
+ * What filling an opening order by `fill` (its walk of the book) moves: the principal and the fee, the collateral of a margin
  * position, and the journal entry (the order's reservation released, the cost taken from cash, the fee to
  * the house).
  */
 function openingFill(
   order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'marginType' | 'reserved'>,
-  price: Sen,
+  fill: Execution,
   fees: FeeSchedule,
 ) {
   const u = order.userId;
-  const principal = principalOf(price, order.quantity);
+  const principal = fill.principal;
   const fee = feeFor(principal, fees);
   const margin = isMargin(order);
   const collateral = margin ? collateralFor(principal, order.leverage) : sen(0);
@@ -84,14 +89,14 @@ function openingFill(
   return { principal, fee, collateral, entryKind, lines };
 }
 
-/** The position a fill opens. */
+/** The position a fill opens: its account, its cost basis (principal and fee) and 制度信用's deadline. */
 function openedPosition(
   order: Pick<
     OrderRow,
-    'userId' | 'code' | 'direction' | 'leverage' | 'dayTrade' | 'quantity' | 'marginType'
+    'userId' | 'code' | 'direction' | 'leverage' | 'dayTrade' | 'quantity' | 'taxAccount' | 'marginType'
   >,
   price: Sen,
-  collateral: Sen,
+  fill: { collateral: Sen; bookValue: Sen; repayDeadline: Date | null },
   now: Date,
 ): typeof positions.$inferInsert {
   return {
@@ -100,13 +105,29 @@ function openedPosition(
     direction: order.direction,
     leverage: order.leverage,
     dayTrade: order.dayTrade,
+    taxAccount: order.taxAccount,
     marginType: order.marginType,
+    bookValue: fill.bookValue,
+    repayDeadline: fill.repayDeadline,
     status: 'holding',
     quantity: order.quantity,
     avgPrice: price,
-    collateral,
+    collateral: fill.collateral,
     openedAt: now,
   };
+}
+
+/**
+ * 制度信用's repayment deadline for a margin position opened now (the setting's months later); none for
+ * 一般信用 or cash. Reads the setting only when there is a deadline to set.
+ */
+async function deadlineFor(
+  tx: Tx,
+  order: Pick<OrderRow, 'marginType' | 'leverage' | 'direction'>,
+  now: Date,
+): Promise<Date | null> {
+  if (!isMargin(order) || order.marginType !== 'standard') return null;
+  return repayDeadline(now, (await taxSettings(tx)).standard_margin_months);
 }
 
 type WriteOrderParams = EntryParams &
@@ -125,7 +146,6 @@ type WriteOrderParams = EntryParams &
     leverage: number;
     dayTrade: boolean;
     venue: string;
-    marginType: string;
     positionId: number | null;
     status: string;
     fillPrice: number | null;
@@ -135,36 +155,51 @@ type WriteOrderParams = EntryParams &
     createdAt: Date;
     filledAt: Date | null;
     collateral: number;
+    taxAccount: string;
+    marginType: string;
+    /** the position's cost basis from this fill: principal and fee */
+    bookValue: number;
+    repayDeadline: Date | null;
+    /** the cash holding a cash buy adds to (null: the fill opens position positionId) */
+    holdingId: number | null;
+    /** the holding's moving average after the fill */
+    mergedAvg: number | null;
   };
 
 /**
  * A new order with everything it causes, in one statement of data-modifying CTEs and ids drawn beforehand:
- * its journal entry and postings, the position a fill opens (none when positionId is null), the user's
- * message, the order, and the answer of its Idempotency-Key.
+ * its journal entry and postings, the position a fill opens (none when positionId is null) or the cash
+ * holding it adds to (holdingId: quantity, book value and moving average), the user's message, the order,
+ * and the answer of its Idempotency-Key.
  */
 const writeOrderStatement = statement<WriteOrderParams>(
   'trading_write_order',
   (p) => `with ${entryCtes(p)}, ${messageCte(p)}, ${answerCte(p)},
     opened as (
-      insert into positions (id, user_id, code, direction, leverage, day_trade, status, quantity, avg_price,
-        collateral, opened_at, margin_type)
+      insert into positions (id, user_id, code, direction, leverage, day_trade, tax_account, margin_type,
+        book_value, repay_deadline, status, quantity, avg_price, collateral, opened_at)
       overriding system value
       select ${p('positionId')}::int, ${p('userId')}::int, ${p('code')}::text, ${p('direction')}::text,
-        ${p('leverage')}::int, ${p('dayTrade')}::boolean, 'holding', ${p('quantity')}::int,
-        ${p('fillPrice')}::bigint, ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz,
-        ${p('marginType')}::text
-      where ${p('positionId')}::int is not null
+        ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('taxAccount')}::text, ${p('marginType')}::text,
+        ${p('bookValue')}::bigint, ${p('repayDeadline')}::timestamptz, 'holding', ${p('quantity')}::int,
+        ${p('fillPrice')}::bigint, ${p('collateral')}::bigint, ${p('createdAt')}::timestamptz
+      where ${p('positionId')}::int is not null and ${p('holdingId')}::int is null
+    ),
+    merged as (
+      update positions set quantity = quantity + ${p('quantity')}::int, avg_price = ${p('mergedAvg')}::bigint,
+        book_value = book_value + ${p('bookValue')}::bigint
+      where id = ${p('holdingId')}::int
     )
     insert into orders (id, order_no, user_id, code, kind, direction, side, price_type, limit_price, quantity,
-      leverage, day_trade, venue, position_id, status, fill_price, principal, fee, reserved, created_at, filled_at,
-      margin_type)
+      leverage, day_trade, venue, tax_account, margin_type, position_id, status, fill_price, principal, fee,
+      reserved, created_at, filled_at)
     overriding system value
     values (${p('id')}::int, ${p('orderNo')}::text, ${p('userId')}::int, ${p('code')}::text, ${p('kind')}::text,
       ${p('direction')}::text, ${p('side')}::text, ${p('priceType')}::text, ${p('limitPrice')}::bigint,
       ${p('quantity')}::int, ${p('leverage')}::int, ${p('dayTrade')}::boolean, ${p('venue')}::text,
+      ${p('taxAccount')}::text, ${p('marginType')}::text,
       ${p('positionId')}::int, ${p('status')}::text, ${p('fillPrice')}::bigint, ${p('principal')}::bigint,
-      ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz,
-      ${p('marginType')}::text)`,
+      ${p('fee')}::bigint, ${p('reserved')}::bigint, ${p('createdAt')}::timestamptz, ${p('filledAt')}::timestamptz)`,
 );
 
 /**
@@ -193,6 +228,13 @@ async function writeNewOrder<T>(
     entry: Omit<EntryDraft, 'ref'>;
     /** the collateral of the position a fill opens (0 for a cash position) */
     collateral: Sen;
+    /** what the fill adds to a position: its cost basis, 制度信用's deadline, the cash holding it joins */
+    position: {
+      bookValue: Sen;
+      repayDeadline: Date | null;
+      holdingId: number | null;
+      mergedAvg: Sen | null;
+    };
     message: { kind: string; params: Record<string, unknown> };
   },
   outbox: Outbox,
@@ -207,7 +249,7 @@ async function writeNewOrder<T>(
     await entryParams(tx, write.ids.entry, { ...write.entry, ref: order.orderNo }),
     messageValues(write.ids.message, order.userId, write.message.kind, write.message.params, at),
     answer ? answerValues(answer.claim, answer.render(order)) : NO_ANSWER,
-    { ...order, collateral: write.collateral },
+    { ...order, collateral: write.collateral, ...write.position },
   );
   // The statement that stores the request's answer is its transaction's last: the COMMIT goes behind it.
   await run(tx, writeOrderStatement, params, { commit: answer !== undefined });
@@ -247,12 +289,15 @@ export async function placeOrder<T = never>(
     side: request.direction === 'long' ? ('buy' as const) : ('sell' as const),
     priceType: request.price_type,
     limitPrice: limit,
+    quantity: request.quantity,
   };
-  const fillNow = executablePrice(draft, quote, open);
+  const board = deps.market.board(request.code);
+  const fillNow = executablePrice(draft, board, open);
+  if (fillNow === null && open && request.price_type === 'market') refuseThinBook(draft, board, deps.locale);
   const margin = marginRequest;
   // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
-  const refPrice = fillNow ?? (request.direction === 'long' && limit !== null ? limit : quote.limit_up);
-  const principal = principalOf(refPrice, request.quantity);
+  const refPrice = request.direction === 'long' && limit !== null ? limit : quote.limit_up;
+  const principal = fillNow?.principal ?? principalOf(refPrice, request.quantity);
   const fee = feeFor(principal, deps.fees);
   const needed = sen((margin ? collateralFor(principal, request.leverage) : principal) + fee);
 
@@ -263,8 +308,15 @@ export async function placeOrder<T = never>(
   } =
     takeClaimedLedger(answer?.claim, ORDER_DRAWS) ??
     (await readLedger(tx, userId, { draw: ORDER_DRAWS, lock: true }));
-  // A pending order opens no position yet: its drawn position id stays unused (a gap in the sequence).
-  const positionId = fillNow === null ? null : drawnPositionId;
+  // The account (the order's, else the customer's default) and the cash holdings it may add to.
+  const { choice, holdings } = await readAccountAndHoldings(tx, userId, request.code);
+  const taxAccount = resolveTaxAccount(choice, request.account, margin, deps.locale);
+  if (taxAccount === 'nisa') await checkNisaBuy(tx, userId, principal, now, deps.locale);
+  // A cash buy adds to the holding of its stock in its account; margin opens a 建玉 per order.
+  const holding = margin ? undefined : holdings.find((h) => h.account === taxAccount);
+  // A pending order opens no position yet, and a fill added to a holding opens none: the drawn position id
+  // stays unused then (a gap in the sequence).
+  const positionId = fillNow === null ? null : (holding?.id ?? drawnPositionId);
   if (balances.cash < needed) {
     throw new AppError('INSUFFICIENT_FUNDS', {
       needed: formatYen(needed, deps.locale),
@@ -294,8 +346,8 @@ export async function placeOrder<T = never>(
     leverage: request.leverage,
     dayTrade: request.day_trade ?? false,
     venue,
-    // the wire before issue 23's tax accounts: what the columns' defaults said
-    taxAccount: request.account ?? ('specific' as const),
+    taxAccount,
+    // absent on the wire before issue 23: cash at 1×, else 制度信用
     marginType: request.margin_type ?? (margin ? ('standard' as const) : ('cash' as const)),
     reason: null,
     createdAt: now,
@@ -304,6 +356,7 @@ export async function placeOrder<T = never>(
   const ids = { entry: entryId, message: messageId };
   if (fillNow !== null) {
     const fill = openingFill({ ...order, reserved: 0 }, fillNow, deps.fees);
+    const price = fillNow.price;
     return writeNewOrder(
       tx,
       {
@@ -311,7 +364,7 @@ export async function placeOrder<T = never>(
           ...order,
           positionId,
           status: 'filled',
-          fillPrice: fillNow,
+          fillPrice: price,
           principal: fill.principal,
           fee: fill.fee,
           reserved: 0,
@@ -320,14 +373,20 @@ export async function placeOrder<T = never>(
         ids,
         entry: {
           kind: fill.entryKind,
-          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
           at: now,
           lines: fill.lines,
         },
         collateral: fill.collateral,
+        position: {
+          bookValue: sen(fill.principal + fill.fee),
+          repayDeadline: await deadlineFor(tx, order, now),
+          holdingId: holding?.id ?? null,
+          mergedAvg: holding ? movingAverage(holding, fillNow.price, order.quantity) : null,
+        },
         message: {
           kind: 'order.filled',
-          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price: fillNow },
+          params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
         },
       },
       outbox,
@@ -358,6 +417,7 @@ export async function placeOrder<T = never>(
         ],
       },
       collateral: sen(0),
+      position: { bookValue: sen(0), repayDeadline: null, holdingId: null, mergedAvg: null },
       message: {
         kind: 'order.placed',
         params: { order_no: order.orderNo, code: order.code, quantity: order.quantity },
@@ -368,17 +428,18 @@ export async function placeOrder<T = never>(
   );
 }
 
-/** Fills an opening order at `price`: cash for the shares (or collateral for margin), the fee, a position. */
+/** Fills an opening order by `fill`: cash for the shares (or collateral for margin), the fee, a position. */
 export async function fillOpenOrder(
   tx: Tx,
   deps: TradingDeps,
   order: OrderRow,
-  price: Sen,
+  fill: Execution,
   outbox: Outbox,
 ): Promise<OrderRow> {
   const now = deps.clock.now();
   const u = order.userId;
-  const { principal, fee, collateral, entryKind, lines } = openingFill(order, price, deps.fees);
+  const price = fill.price;
+  const { principal, fee, collateral, entryKind, lines } = openingFill(order, fill, deps.fees);
   await postEntry(tx, {
     kind: entryKind,
     params: { order_no: order.orderNo, code: order.code, quantity: order.quantity, price },
@@ -387,28 +448,59 @@ export async function fillOpenOrder(
     lines,
   });
 
-  // The position and the order's fill in one statement: the update reads the new position's id from the
-  // insert in its WITH clause (which runs whether or not the update finds the order still pending).
-  const opened = tx.$with('opened').as(
-    tx
-      .insert(positions)
-      .values(openedPosition(order, price, collateral, now))
-      .returning({ id: positions.id }),
-  );
-  const [filled] = await tx
-    .with(opened)
-    .update(orders)
-    .set({
-      status: 'filled',
-      fillPrice: price,
-      principal,
-      fee,
-      reserved: 0,
-      filledAt: now,
-      positionId: sql`(select ${opened.id} from ${opened})`,
-    })
-    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
-    .returning();
+  const fillValues = {
+    status: 'filled' as const,
+    fillPrice: price,
+    principal,
+    fee,
+    reserved: 0,
+    filledAt: now,
+  };
+  const pendingOrder = and(eq(orders.id, order.id), eq(orders.status, 'pending'));
+  const bookValue = sen(principal + fee);
+  // A cash buy adds to the holding of its stock in its account (the user's lock is held: no other fill of
+  // the user's runs meanwhile); margin, or a first purchase, opens a position.
+  const holding = isMargin(order)
+    ? undefined
+    : (await readAccountAndHoldings(tx, u, order.code)).holdings.find((h) => h.account === order.taxAccount);
+  let filled: OrderRow | undefined;
+  if (holding) {
+    await tx
+      .update(positions)
+      .set({
+        quantity: sql`${positions.quantity} + ${order.quantity}`,
+        avgPrice: movingAverage(holding, price, order.quantity),
+        bookValue: sql`${positions.bookValue} + ${bookValue}`,
+      })
+      .where(eq(positions.id, holding.id));
+    [filled] = await tx
+      .update(orders)
+      .set({ ...fillValues, positionId: holding.id })
+      .where(pendingOrder)
+      .returning();
+  } else {
+    // The position and the order's fill in one statement: the update reads the new position's id from the
+    // insert in its WITH clause (which runs whether or not the update finds the order still pending).
+    const opened = tx.$with('opened').as(
+      tx
+        .insert(positions)
+        .values(
+          openedPosition(
+            order,
+            price,
+            { collateral, bookValue, repayDeadline: await deadlineFor(tx, order, now) },
+            now,
+          ),
+        )
+        .returning({ id: positions.id }),
+    );
+    [filled] = await tx
+      .with(opened)
+      .update(orders)
+      .set({ ...fillValues, positionId: sql`(select ${opened.id} from ${opened})` })
+      .where(pendingOrder)
+      .returning();
+  }
   if (!filled) throw new Error(`order ${order.orderNo} was not pending`);
   await notify(
     tx,

@@ -3,6 +3,7 @@ import {
   formatYen,
   isMarginPosition,
   isValidTick,
+  numberFormat,
   sen,
   tickSize,
   STALE_QUOTE_MS,
@@ -15,7 +16,10 @@ import type { EventOutbox } from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
+import { depthWithin, walkBook, type Board, type Execution } from '../../market/board.js';
 import type { MarketDataProvider, Quote } from '../../market/provider.js';
+
+export type { Execution } from '../../market/board.js';
 
 /**
  * What every order needs, opening or closing: the trading dependencies, the rows, the checks of a quote and
@@ -65,19 +69,35 @@ export function checkLimitPrice(price: number, quote: Quote, topix500: boolean, 
   return p;
 }
 
-/** The price an order fills at now, or null when it cannot fill yet (outside the session, or not reached). */
+/**
+ * How an order fills now against the order book (板, ADR 0024), or null when it cannot fill yet (outside the
+ * session, no book, or the levels within its limit hold fewer shares than it asks for: an order fills whole or
+ * waits). A buy walks the asks from the best ask upward, a sell the bids from the best bid downward, taking
+ * each level's shares in turn: the principal is Σ level price × shares, the price their average (to the sen).
+ */
 export function executablePrice(
-  order: Pick<OrderRow, 'side' | 'priceType' | 'limitPrice'>,
-  quote: Quote,
+  order: Pick<OrderRow, 'side' | 'priceType' | 'limitPrice' | 'quantity'>,
+  board: Board | undefined,
   continuous: boolean,
-): Sen | null {
-  if (!continuous) return null;
-  if (order.side === 'buy') {
-    if (order.priceType === 'market' || quote.ask <= (order.limitPrice ?? 0)) return quote.ask;
-  } else if (order.priceType === 'market' || quote.bid >= (order.limitPrice ?? Number.MAX_SAFE_INTEGER)) {
-    return quote.bid;
-  }
-  return null;
+): Execution | null {
+  if (!continuous || board === undefined) return null;
+  const limit = order.priceType === 'market' ? null : order.limitPrice;
+  return walkBook(order.side === 'buy' ? board.asks : board.bids, order.quantity, order.side, limit);
+}
+
+/**
+ * A market order on an open market that the book cannot fill is refused, saying how many shares the shown
+ * levels hold (it would otherwise wait for a book it may never see).
+ */
+export function refuseThinBook(
+  order: Pick<OrderRow, 'side' | 'priceType'>,
+  board: Board | undefined,
+  locale: string,
+): never {
+  const levels = order.side === 'buy' ? board?.asks : board?.bids;
+  throw new AppError('BOOK_TOO_THIN', {
+    available: numberFormat(locale).format(depthWithin(levels ?? [], order.side, null)),
+  });
 }
 
 export function isStale(quote: Quote, now: Date): boolean {

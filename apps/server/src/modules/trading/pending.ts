@@ -96,7 +96,7 @@ export async function matchPendingOrders(
   for (const candidate of pending) {
     const quote = deps.market.quote(candidate.code);
     if (!venueOpen(candidate.venue, session)) continue;
-    if (!quote || executablePrice(candidate, quote, true) === null) continue;
+    if (!quote || executablePrice(candidate, deps.market.board(candidate.code), true) === null) continue;
     await db.transaction(async (tx) => {
       await lockUser(tx, candidate.userId);
       const [order] = await tx
@@ -104,10 +104,10 @@ export async function matchPendingOrders(
         .from(orders)
         .where(and(eq(orders.id, candidate.id), eq(orders.status, 'pending')));
       if (!order) return;
-      const price = executablePrice(order, quote, true);
-      if (price === null) return;
-      if (order.kind === 'open') await fillOpenOrder(tx, deps, order, price, outbox);
-      else await fillCloseOrder(tx, deps, order, price, outbox);
+      const fill = executablePrice(order, deps.market.board(order.code), true);
+      if (fill === null) return;
+      if (order.kind === 'open') await fillOpenOrder(tx, deps, order, fill, outbox);
+      else await fillCloseOrder(tx, deps, order, fill, outbox);
     });
   }
   return outbox;

@@ -19,6 +19,8 @@ import {
 } from '@kabuto/contract';
 import type { FastifyRequest } from 'fastify';
 import { requireVerifiedCached } from '../identity/identity.js';
+import { requireTradingAccount } from '../opening/brokerage.js';
+import { tokyoParts } from '../../lib/tokyo-time.js';
 import { idempotent } from '../../plugins/idempotency.js';
 import { ledgerClaim, type ClaimedLedger } from '../ledger/ledger.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
@@ -66,6 +68,14 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = sessionOf(request).userId;
       // Opening positions needs a passed real-name verification; closing and cancelling never do.
       await requireVerifiedCached(app.ctx.db, userId);
+      // Issue 23 (ADR 0022): and an open brokerage account, with suitability for a margin or short order.
+      await requireTradingAccount(
+        app.ctx.db,
+        userId,
+        request.body,
+        request.locale,
+        tokyoParts(app.ctx.clock.now()).date,
+      );
       const outbox: Outbox = [];
       const render = view(request);
       const order = await idempotent<TOrder, ClaimedLedger>(

@@ -49,6 +49,7 @@ async function closeByRule(tx: Tx, deps: TradingDeps, position: PositionRow, rea
     position.userId,
     { position_id: position.id, price_type: 'market', quantity: position.quantity },
     outbox,
+    true,
   );
   await tx.update(orders).set({ reason }).where(eq(orders.id, order.id));
   await notePosition(

@@ -101,6 +101,14 @@ describe('transaction log texts', () => {
     withdrawal_hold: { amount: 4_000_000, bank: 'みずほ銀行', account: '••••567' },
     withdrawal_paid: { withdrawal_id: 12, amount: 4_000_000 },
     withdrawal_release: { withdrawal_id: 12, amount: 4_000_000 },
+    tax_withheld: {
+      year: 2026,
+      gain: 10_000_000,
+      national: 1_531_500,
+      local: 500_000,
+      order_no: trade.order_no,
+    },
+    tax_refund: { year: 2026, gain: 0, national: 1_531_500, local: 500_000, order_no: trade.order_no },
   };
 
   it.each(LOCALES)("%s writes every kind's memo from its params, in its own words", async (locale) => {
@@ -116,7 +124,8 @@ describe('transaction log texts', () => {
       for (const [name, value] of Object.entries(SAMPLE_PARAMS[kind])) {
         // what each template uses comes out in the reader's format (an order number, a code, a price)
         if (name === 'order_no' || name === 'code') expect(text).toContain(String(value));
-        if (name === 'price') expect(text).toContain(fmt.money(sen(Number(value))));
+        if (name === 'price' || name === 'national' || name === 'local')
+          expect(text).toContain(fmt.money(sen(Number(value))));
         if (name === 'transfer_date') expect(text).toContain(fmt.date(String(value)));
       }
       // From the language's own catalogue, not English by fallback.

@@ -48,6 +48,8 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   withdrawal_hold: 'requested',
   withdrawal_paid: 'paid',
   withdrawal_release: 'returned',
+  tax_withheld: null,
+  tax_refund: null,
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -65,6 +67,8 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   withdrawal_hold: 'withdrawal',
   withdrawal_paid: 'withdrawal',
   withdrawal_release: 'withdrawal',
+  tax_withheld: 'other',
+  tax_refund: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {

@@ -9,7 +9,17 @@ export interface Formatters {
 }
 
 /** Params that are amounts in sen, and params that are instants: shown in the reader's format. */
-const MONEY_PARAMS = new Set(['amount', 'price', 'needed', 'available', 'min', 'm']);
+const MONEY_PARAMS = new Set([
+  'amount',
+  'price',
+  'needed',
+  'available',
+  'min',
+  'm',
+  'gain',
+  'national',
+  'local',
+]);
 const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
 /** Params that are calendar days (YYYY-MM-DD). */
 const DATE_PARAMS = new Set(['transfer_date']);

@@ -312,3 +312,49 @@ describe('realtime connection', () => {
     expect(events).toEqual(['order_filled']);
   });
 });
+
+describe('order books (板) on the connection', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.instances = [];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('watches books reference-counted, sends the whole set, again after a reconnect, and hands books out', () => {
+    const { connection } = setup({ random: () => 0 });
+    const a = connection.watchBoard('7203');
+    last().open();
+    expect(last().sent).toEqual([{ op: 'board', symbols: ['7203'] }]);
+    const b = connection.watchBoard('7203');
+    const c = connection.watchBoard('6758');
+    expect(last().sent.at(-1)).toEqual({ op: 'board', symbols: ['7203', '6758'] });
+    expect(last().sent).toHaveLength(2);
+    const seen: string[] = [];
+    connection.onBoard((board) => seen.push(`${board.code}@${board.last}`));
+    const book = {
+      code: '7203',
+      last: 310_000,
+      asks: [{ price: 310_100, quantity: 100 }],
+      bids: [{ price: 309_900, quantity: 200 }],
+      over: 0,
+      under: 0,
+      trading_date: '2026-01-05',
+      time: '2026-01-05T00:00:00.000Z',
+      simulated: true,
+    };
+    last().receive({ type: 'board', board: book });
+    last().receive({ type: 'board', board: { ...book, asks: 'junk' } });
+    expect(seen).toEqual(['7203@310000']);
+    last().drop();
+    vi.advanceTimersByTime(1);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'board', symbols: ['7203', '6758'] }]);
+    a();
+    expect(last().sent).toHaveLength(1);
+    b();
+    c();
+    expect(last().sent.at(-1)).toEqual({ op: 'board', symbols: [] });
+  });
+});

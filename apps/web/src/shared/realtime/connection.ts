@@ -2,7 +2,9 @@ import {
   ERRORS,
   WS_HEARTBEAT_MS,
   WS_MAX_SYMBOLS,
+  WS_MAX_BOARDS,
   ZWsMessage,
+  type TBoard,
   type TQuote,
   type TUserEvent,
   type TWsCommand,
@@ -80,6 +82,9 @@ export class RealtimeConnection {
   private authedToken: string | null = null;
   private readonly symbols = new Map<string, number>();
   private holds = 0;
+  /** the order books (板) watched, reference-counted; the server is sent the whole set when it changes */
+  private readonly boards = new Map<string, number>();
+  private readonly boardListeners = new Set<Listener<TBoard>>();
   private readonly quoteListeners = new Set<Listener<TQuote>>();
   private readonly indexListeners = new Set<Listener<IndexTick>>();
   private readonly eventListeners = new Set<Listener<TUserEvent>>();
@@ -159,6 +164,35 @@ export class RealtimeConnection {
     };
   }
 
+  /**
+   * Watches a stock's order book (板): the server sends it at once and with each of the stock's ticks. At
+   * most WS_MAX_BOARDS books are watched at once (the first ones asked for). Returns the release function.
+   */
+  watchBoard(code: string): () => void {
+    const key = code.trim().toUpperCase();
+    const count = this.boards.get(key) ?? 0;
+    this.boards.set(key, count + 1);
+    if (count === 0) this.sendBoards();
+    this.demand();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.boards.get(key) ?? 0) - 1;
+      if (left <= 0) {
+        this.boards.delete(key);
+        this.sendBoards();
+      } else {
+        this.boards.set(key, left);
+      }
+      this.release();
+    };
+  }
+
+  onBoard(listener: Listener<TBoard>): () => void {
+    return this.addListener(this.boardListeners, listener);
+  }
+
   onQuote(listener: Listener<TQuote>): () => void {
     return this.addListener(this.quoteListeners, listener);
   }
@@ -220,7 +254,7 @@ export class RealtimeConnection {
   }
 
   private wanted(): boolean {
-    return this.symbols.size > 0 || this.holds > 0;
+    return this.symbols.size > 0 || this.boards.size > 0 || this.holds > 0;
   }
 
   private demand(): void {
@@ -267,6 +301,7 @@ export class RealtimeConnection {
       const token = this.deps.getToken();
       if (token !== null && token !== '') this.authenticate(token);
       this.sendSymbols('subscribe', [...this.symbols.keys()]);
+      if (this.boards.size > 0) this.sendBoards();
     };
     socket.onmessage = (event) => {
       if (this.socket !== socket) return;
@@ -326,6 +361,11 @@ export class RealtimeConnection {
     }
   }
 
+  private sendBoards(): void {
+    if (this.state !== 'open') return;
+    this.trySend({ op: 'board', symbols: [...this.boards.keys()].slice(0, WS_MAX_BOARDS) });
+  }
+
   private trySend(command: TWsCommand): void {
     try {
       this.send(command);
@@ -354,6 +394,9 @@ export class RealtimeConnection {
         break;
       case 'index':
         for (const listener of this.indexListeners) listener(message.index);
+        break;
+      case 'board':
+        for (const listener of this.boardListeners) listener(message.board);
         break;
       case 'event':
         for (const listener of this.eventListeners) listener(message.event);

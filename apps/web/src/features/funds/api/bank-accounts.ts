@@ -1,6 +1,7 @@
+import type { ZBankAccountCreate } from '@kabuto/contract';
 import {
   ZBankAccount,
-  ZBankAccountCreate,
+  ZBankAccountInput,
   ZBankAccountList,
   ZBankAccountLog,
   ZLoginPassword,
@@ -35,7 +36,7 @@ export function bankAccountLogQuery(userId: number | null, token: string | null)
 }
 
 /** The form's fields (the login password is asked for separately, at the end). */
-export const bankAccountFormSchema = ZBankAccountCreate.omit({ login_password: true, replaces_id: true });
+export const bankAccountFormSchema = ZBankAccountInput;
 export type BankAccountFormInput = z.input<typeof bankAccountFormSchema>;
 export type BankAccountFormOutput = z.output<typeof bankAccountFormSchema>;
 

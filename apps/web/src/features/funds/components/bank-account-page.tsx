@@ -146,9 +146,8 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
     defaultValues: {
       holder_name: replaces?.holder_name ?? verifiedName ?? '',
       account_number: '',
-      bank_name: replaces?.bank_name ?? '',
-      branch_name: replaces?.branch_name ?? '',
-      branch_number: replaces?.branch_number ?? '',
+      bank_code: replaces?.bank_code ?? '',
+      branch_code: replaces?.branch_number ?? '',
     },
   });
   const onSubmit = form.handleSubmit((values) => {
@@ -185,7 +184,7 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
           }
           applyServerIssues(
             error,
-            ['holder_name', 'account_number', 'bank_name', 'branch_name', 'branch_number'],
+            ['holder_name', 'account_number', 'bank_code', 'branch_code'],
             form.setError,
           );
           showToast(error.msg, 2000);
@@ -228,21 +227,15 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
         />
         <TextField
           control={form.control}
-          name="bank_name"
+          name="bank_code"
           label={t('bankAccount.bankName')}
           placeholder={t('bankAccount.bankNamePlaceholder')}
-          maxLength={60}
+          inputMode="numeric"
+          maxLength={4}
         />
         <TextField
           control={form.control}
-          name="branch_name"
-          label={t('bankAccount.branchName')}
-          placeholder={t('bankAccount.branchNamePlaceholder')}
-          maxLength={60}
-        />
-        <TextField
-          control={form.control}
-          name="branch_number"
+          name="branch_code"
           label={t('bankAccount.branchNumber')}
           placeholder={t('bankAccount.branchNumberPlaceholder')}
           inputMode="numeric"

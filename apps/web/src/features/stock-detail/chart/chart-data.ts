@@ -25,9 +25,8 @@ export function isCalendarPeriod(period: TBarPeriod): boolean {
   return period === '1d' || period === '1w' || period === '1mo';
 }
 
-export function maLengths(period: TBarPeriod): readonly [number, number] {
-  return period === '1d' ? [5, 25] : [5, 20];
-}
+/** The moving averages drawn (ADR 0024): 5, 25 and 75 bars, the defaults of Japanese brokers' charts. */
+export const MA_LENGTHS: readonly number[] = [5, 25, 75];
 
 export interface WorkBar {
   /** Chart time: shifted UTC seconds for minute bars, the Tokyo date for longer bars. */

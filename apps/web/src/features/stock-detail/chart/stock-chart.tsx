@@ -6,8 +6,10 @@ import {
   createChart,
   HistogramSeries,
   LineSeries,
+  LineStyle,
   type IChartApi,
   type ISeriesApi,
+  type LineData,
   type Time,
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
@@ -15,7 +17,7 @@ import {
   applyQuote,
   isCalendarPeriod,
   lastMovingAverage,
-  maLengths,
+  MA_LENGTHS,
   mergeWorkBars,
   movingAverage,
   movingAverageAt,
@@ -24,6 +26,8 @@ import {
   type DrawnTick,
   type WorkBar,
 } from './chart-data';
+import { indicatorData, type Point } from './indicator-series';
+import type { IndicatorChoice } from './indicator-settings';
 
 /**
  * The price chart (lightweight-charts, loaded lazily in its own chunk): candlesticks for bar periods, an
@@ -39,9 +43,15 @@ export interface StockChartProps {
   alwaysOpen: boolean;
   locale: Locale;
   label: string;
+  /** the indicators shown (ADR 0024): moving averages and volume on the price pane, Bollinger Bands and
+   * 一目均衡表 over the prices, MACD and RSI each in a pane of its own below */
+  indicators: IndicatorChoice;
 }
 
-const MA_COLORS = ['#f59f00', '#7048e8'] as const;
+const MA_COLORS = ['#f59f00', '#7048e8', '#0ca678'] as const;
+/** Height of the price pane, and of each indicator pane below it (px). */
+export const PRICE_PANE_PX = 320;
+export const INDICATOR_PANE_PX = 110;
 const VISIBLE_BARS = 90;
 
 interface Handles {
@@ -59,7 +69,7 @@ function cssColor(name: string, fallback: string): string {
 const yen = (sen: number) => sen / 100;
 
 export default function StockChart(props: StockChartProps) {
-  const { period, bars, quote, priceDecimals, alwaysOpen, locale, label } = props;
+  const { period, bars, quote, priceDecimals, alwaysOpen, locale, label, indicators } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const handlesRef = useRef<Handles | null>(null);
   const workRef = useRef<WorkBar[]>([]);
@@ -119,7 +129,7 @@ export default function StockChart(props: StockChartProps) {
       priceLineVisible: false,
     });
     chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.76, bottom: 0 } });
-    const ma = maLengths(period).map((n, i) =>
+    const ma = MA_LENGTHS.map((n, i) =>
       chart.addSeries(LineSeries, {
         color: MA_COLORS[i] ?? '#999',
         lineWidth: 1,
@@ -145,7 +155,7 @@ export default function StockChart(props: StockChartProps) {
     const next = toWorkBars(bars, period);
     const { rise, fall } = colorsRef.current;
     const time = (b: WorkBar) => b.time as Time;
-    const lengths = maLengths(period);
+    const lengths = MA_LENGTHS;
     const drawBar = (b: WorkBar, historical: boolean) => {
       if (period === 'intraday') {
         (handles.price as ISeriesApi<'Area'>).update({ time: time(b), value: yen(b.close) }, historical);
@@ -249,7 +259,7 @@ export default function StockChart(props: StockChartProps) {
       low: b.low,
       close: b.close,
       volume: b.volume,
-      ma: maLengths(period).map((n) => lastMovingAverage(work, n)),
+      ma: MA_LENGTHS.map((n) => lastMovingAverage(work, n)),
     };
     const changed = tickChanges(drawnRef.current, tick);
     try {
@@ -278,9 +288,72 @@ export default function StockChart(props: StockChartProps) {
     }
   }, [quote, period, alwaysOpen]);
 
+  // Moving averages and volume: drawn always (their live updates are above), shown when chosen.
+  useEffect(() => {
+    const handles = handlesRef.current;
+    if (handles === null) return;
+    for (const line of handles.ma) line.applyOptions({ visible: indicators.ma });
+    handles.volume.applyOptions({ visible: indicators.volume });
+  }, [indicators.ma, indicators.volume]);
+
+  // The other indicators' series exist while they are on; MACD and RSI each add a pane.
+  const overlaysRef = useRef<Overlays | null>(null);
+  const { bollinger: withBands, ichimoku: withCloud, macd: withMacd, rsi: withRsi } = indicators;
+  useEffect(() => {
+    const handles = handlesRef.current;
+    const container = containerRef.current;
+    if (handles === null || container === null) return;
+    const overlays = createOverlays(handles.chart, {
+      bollinger: withBands,
+      ichimoku: withCloud,
+      macd: withMacd,
+      rsi: withRsi,
+    });
+    overlaysRef.current = overlays;
+    container.dataset['panes'] = String(handles.chart.panes().length);
+    return () => {
+      overlaysRef.current = null;
+      if (handlesRef.current === null) return; // the chart itself was removed
+      for (const series of overlays.all) handles.chart.removeSeries(series);
+      for (let i = handles.chart.panes().length - 1; i > 0; i -= 1) handles.chart.removePane(i);
+    };
+  }, [withBands, withCloud, withMacd, withRsi, period, priceDecimals, locale]);
+
+  // Their data follows the bars and the live quote (recomputed from the drawn bars: a few hundred at most).
+  useEffect(() => {
+    const overlays = overlaysRef.current;
+    if (overlays === null || overlays.all.length === 0) return;
+    const data = indicatorData(workRef.current, indicators);
+    const set = (series: ISeriesApi<'Line'> | ISeriesApi<'Histogram'> | undefined, points?: Point[]) => {
+      if (series !== undefined && points !== undefined) series.setData(points as LineData[]);
+    };
+    set(overlays.bands?.upper, data.bollinger?.upper);
+    set(overlays.bands?.middle, data.bollinger?.middle);
+    set(overlays.bands?.lower, data.bollinger?.lower);
+    set(overlays.cloud?.conversion, data.ichimoku?.conversion);
+    set(overlays.cloud?.base, data.ichimoku?.base);
+    set(overlays.cloud?.spanA, data.ichimoku?.spanA);
+    set(overlays.cloud?.spanB, data.ichimoku?.spanB);
+    set(overlays.cloud?.lagging, data.ichimoku?.lagging);
+    set(overlays.macd?.macd, data.macd?.macd);
+    set(overlays.macd?.signal, data.macd?.signal);
+    set(
+      overlays.macd?.histogram,
+      data.macd?.histogram.map((p) =>
+        p.value === undefined
+          ? p
+          : { ...p, color: p.value >= 0 ? `${colorsRef.current.rise}99` : `${colorsRef.current.fall}99` },
+      ),
+    );
+    set(overlays.rsi, data.rsi);
+  }, [bars, quote, indicators]);
+
+  const extraPanes = (withMacd ? 1 : 0) + (withRsi ? 1 : 0);
   return (
     <div
       ref={containerRef}
+      style={{ height: PRICE_PANE_PX + extraPanes * INDICATOR_PANE_PX }}
+      data-indicators={INDICATOR_ORDER.filter((id) => indicators[id]).join(' ')}
       className="stock-chart"
       role="img"
       aria-label={label}
@@ -289,4 +362,96 @@ export default function StockChart(props: StockChartProps) {
       data-bars={bars.length}
     />
   );
+}
+
+const INDICATOR_ORDER = ['ma', 'volume', 'bollinger', 'ichimoku', 'macd', 'rsi'] as const;
+
+interface Overlays {
+  all: (ISeriesApi<'Line'> | ISeriesApi<'Histogram'>)[];
+  bands?: { upper: ISeriesApi<'Line'>; middle: ISeriesApi<'Line'>; lower: ISeriesApi<'Line'> };
+  cloud?: {
+    conversion: ISeriesApi<'Line'>;
+    base: ISeriesApi<'Line'>;
+    spanA: ISeriesApi<'Line'>;
+    spanB: ISeriesApi<'Line'>;
+    lagging: ISeriesApi<'Line'>;
+  };
+  macd?: { macd: ISeriesApi<'Line'>; signal: ISeriesApi<'Line'>; histogram: ISeriesApi<'Histogram'> };
+  rsi?: ISeriesApi<'Line'>;
+}
+
+/** The series of the chosen indicators (Bollinger Bands and 一目均衡表 on the price pane, MACD and RSI below). */
+function createOverlays(
+  chart: IChartApi,
+  on: { bollinger: boolean; ichimoku: boolean; macd: boolean; rsi: boolean },
+): Overlays {
+  const all: Overlays['all'] = [];
+  const line = (color: string, pane: number, extra: Record<string, unknown> = {}) => {
+    const series = chart.addSeries(
+      LineSeries,
+      {
+        color,
+        lineWidth: 1,
+        priceLineVisible: false,
+        lastValueVisible: false,
+        crosshairMarkerVisible: false,
+        ...extra,
+      },
+      pane,
+    );
+    all.push(series);
+    return series;
+  };
+  const out: Overlays = { all };
+  if (on.bollinger) {
+    out.bands = {
+      upper: line('#74c0fc', 0, { title: '+2σ' }),
+      middle: line('#4dabf7', 0, { lineStyle: LineStyle.Dashed }),
+      lower: line('#74c0fc', 0, { title: '−2σ' }),
+    };
+  }
+  if (on.ichimoku) {
+    out.cloud = {
+      conversion: line('#e8590c', 0),
+      base: line('#1c7ed6', 0),
+      spanA: line('#f08c00', 0, { lineWidth: 2 }),
+      spanB: line('#9c36b5', 0, { lineWidth: 2 }),
+      lagging: line('#2f9e44', 0, { lineStyle: LineStyle.Dotted }),
+    };
+  }
+  let pane = 1;
+  if (on.macd) {
+    const histogram = chart.addSeries(
+      HistogramSeries,
+      { priceLineVisible: false, lastValueVisible: false },
+      pane,
+    );
+    all.push(histogram);
+    out.macd = {
+      histogram,
+      macd: line('#1c7ed6', pane, { title: 'MACD' }),
+      signal: line('#f08c00', pane, { title: 'Signal' }),
+    };
+    chart.panes()[pane]?.setHeight(INDICATOR_PANE_PX);
+    pane += 1;
+  }
+  if (on.rsi) {
+    out.rsi = line('#7048e8', pane, { title: 'RSI', lastValueVisible: true });
+    out.rsi.createPriceLine({
+      price: 70,
+      color: '#adb5bd',
+      lineWidth: 1,
+      lineStyle: LineStyle.Dashed,
+      axisLabelVisible: false,
+    });
+    out.rsi.createPriceLine({
+      price: 30,
+      color: '#adb5bd',
+      lineWidth: 1,
+      lineStyle: LineStyle.Dashed,
+      axisLabelVisible: false,
+    });
+    chart.panes()[pane]?.setHeight(INDICATOR_PANE_PX);
+  }
+  return out;
 }

@@ -6,6 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { barsQuery } from '@/domains/market/market-api';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { isCalendarPeriod } from '../chart/chart-data';
+import {
+  INDICATOR_IDS,
+  useIndicators,
+  type IndicatorChoice,
+  type IndicatorId,
+} from '../chart/indicator-settings';
 import { useStock } from '../live-stock';
 import { selectQuote } from '../stock-selectors';
 
@@ -49,6 +55,7 @@ export function ChartPanel(props: {
   const { data, isPending, isError } = useQuery(barsQuery(code, period, refetchMs));
   const label = [...MAIN_PERIODS, ...MORE_PERIODS].find((p) => p.period === period)?.key ?? 'chart.intraday';
   const moreChoice = MORE_PERIODS.find((p) => p.period === period);
+  const [indicators, setIndicator] = useIndicators();
 
   const tab = (p: { period: TBarPeriod; key: string }, group: string) => (
     <button
@@ -95,6 +102,7 @@ export function ChartPanel(props: {
           {MORE_PERIODS.map((p) => tab(p, 'more'))}
         </div>
       )}
+      <IndicatorMenu choice={indicators} onChange={setIndicator} />
       <div id="chart-area" role="tabpanel" className="chart-area" aria-busy={isPending}>
         {data !== undefined && data.bars.length > 0 ? (
           <Suspense fallback={<ChartLoading />}>
@@ -107,6 +115,7 @@ export function ChartPanel(props: {
               alwaysOpen={props.alwaysOpen}
               locale={props.locale}
               label={t('chart.label', { period: t(label) })}
+              indicators={indicators}
             />
           </Suspense>
         ) : isPending ? (
@@ -128,6 +137,7 @@ function LiveStockChart(props: {
   alwaysOpen: boolean;
   locale: Locale;
   label: string;
+  indicators: IndicatorChoice;
 }) {
   const { code, ...rest } = props;
   const quote = useStock(code, selectQuote).data ?? null;
@@ -140,6 +150,53 @@ function ChartLoading() {
     <div className="chart-area__loading" role="status">
       <DotLoading color="primary" />
       <span className="visually-hidden">{t('chart.loading')}</span>
+    </div>
+  );
+}
+
+/** The indicators menu: a button that opens a list of check boxes, one per indicator (remembered). */
+function IndicatorMenu({
+  choice,
+  onChange,
+}: {
+  choice: IndicatorChoice;
+  onChange: (id: IndicatorId, on: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="indicator-menu">
+      <button
+        type="button"
+        className="indicator-menu__toggle"
+        aria-expanded={open}
+        aria-controls="indicator-list"
+        data-testid="indicator-menu"
+        onClick={() => {
+          setOpen((was) => !was);
+        }}
+      >
+        {t('indicators.menu')}
+        <span aria-hidden="true"> {open ? '▴' : '▾'}</span>
+      </button>
+      {open && (
+        <fieldset id="indicator-list" className="indicator-menu__list">
+          <legend className="visually-hidden">{t('indicators.title')}</legend>
+          {INDICATOR_IDS.map((id) => (
+            <label key={id} className="indicator-menu__item">
+              <input
+                type="checkbox"
+                checked={choice[id]}
+                data-testid={`indicator-${id}`}
+                onChange={(event) => {
+                  onChange(id, event.target.checked);
+                }}
+              />
+              {t(`indicators.${id}`)}
+            </label>
+          ))}
+        </fieldset>
+      )}
     </div>
   );
 }

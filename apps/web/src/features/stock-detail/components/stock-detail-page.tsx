@@ -33,6 +33,7 @@ import {
   type StockInfo,
 } from '../stock-selectors';
 import { ChartPanel } from './chart-panel';
+import { OrderBook } from './order-book';
 import { OrderPanel } from './order-form';
 import { useLocale } from '@/shared/i18n/use-locale';
 
@@ -82,6 +83,7 @@ export function StockDetailPage() {
             alwaysOpen={alwaysOpen}
             locale={locale}
           />
+          <OrderBook code={code} decimals={priceDecimalsOf(info.price_decimals)} />
           {info.tradable && <OrderPanel stock={info} />}
         </>
       )}
