@@ -1,4 +1,4 @@
-import type { TOrder } from '@kabuto/contract';
+import type { TOrder, TPosition } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 import { isMargin } from '@/domains/trading/order-figures';
 
@@ -20,3 +20,9 @@ export const orderKindLabel = (t: TFunction, order: Pick<TOrder, 'kind' | 'direc
 
 /** Money flows are neutral (in / out), never rise and fall colours. */
 export const plClass = (v: number) => (v > 0 ? 'price-rise' : v < 0 ? 'price-fall' : 'price-flat');
+
+/** The account a position is held in (特定 / 一般 / NISA) and, for margin, 制度信用 or 一般信用 (ADR 0021). */
+export const accountTags = (t: TFunction, position: Pick<TPosition, 'account' | 'margin_type'>): string[] => [
+  t(`tax.accounts.${position.account}`),
+  ...(position.margin_type === 'cash' ? [] : [t(`tax.marginTypes.${position.margin_type}`)]),
+];

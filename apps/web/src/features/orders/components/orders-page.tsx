@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { formatDate, formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatChangeBp, formatPriceAuto, formatShares } from '@/shared/format/price';
 import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl, type OrdersTab } from '@/shared/navigation/routes';
@@ -16,7 +16,14 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
-import { directionLabel, leverageLabel, orderKindLabel, plClass, priceTypeLabel } from '../labels';
+import {
+  accountTags,
+  directionLabel,
+  leverageLabel,
+  orderKindLabel,
+  plClass,
+  priceTypeLabel,
+} from '../labels';
 import { ClosePositionSheet } from './close-position-sheet';
 import { useState } from 'react';
 import { useLocale } from '@/shared/i18n/use-locale';
@@ -199,6 +206,7 @@ function HoldingCard({
   const tags = [
     directionLabel(t, position.direction),
     leverageLabel(t, position.direction, position.leverage),
+    ...accountTags(t, position),
   ];
   if (position.day_trade) tags.push(t('trading.dayTrade'));
   return (
@@ -219,6 +227,20 @@ function HoldingCard({
           )}
           <Row label={t('orders.buyTime')} value={formatDateTime(position.opened_at, locale)} />
           <Row label={t('orders.buyPrice')} value={formatPriceAuto(position.avg_price, locale)} />
+          {!margin && (
+            <Row
+              label={t('tax.bookValue')}
+              value={formatMoney(position.book_value, locale)}
+              testId="holding-book-value"
+            />
+          )}
+          {position.repay_deadline !== null && (
+            <Row
+              label={t('tax.repayDeadline')}
+              value={formatDate(position.repay_deadline, locale)}
+              testId="holding-repay-deadline"
+            />
+          )}
           <Row
             label={t('orders.currentPrice')}
             value={formatPriceAuto(live.lastPrice, locale)}
@@ -280,6 +302,7 @@ function ClosedList() {
               tags={[
                 directionLabel(t, position.direction),
                 leverageLabel(t, position.direction, position.leverage),
+                ...accountTags(t, position),
               ]}
             />
             <dl className="trade-card__grid">
