@@ -91,6 +91,9 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.orderDetail, 'titles.orderDetail', () =>
         import('@/features/orders/components/order-detail-page').then((m) => m.OrderDetailPage),
       ),
+      page(PAGE_PATHS.tax, 'tax.title', () =>
+        import('@/features/tax/components/tax-page').then((m) => m.TaxPage),
+      ),
       page(PAGE_PATHS.transactionLog, 'titles.transactionLog', () =>
         import('@/features/ledger/components/transaction-log-page').then((m) => m.TransactionLogPage),
       ),

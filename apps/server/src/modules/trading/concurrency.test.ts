@@ -48,20 +48,21 @@ describe('concurrent orders and closes on one account', () => {
       withdrawing: 0,
     });
 
+    // The 32 purchases are one holding (ADR 0021: one per stock and account, at a moving-average cost).
     const holding = body<TPosition[]>(
       await t.app.inject({ url: '/api/trade/positions?status=holding', headers: { token: u.token } }),
     ).data;
-    expect(holding).toHaveLength(32);
-    // Each position is asked to close three times at once: exactly one close per position succeeds.
+    expect(holding).toHaveLength(1);
+    expect(holding[0]).toMatchObject({ quantity: 3200, book_value: 32 * 310_100 * 100 });
+    // Its 32 lots are each asked to close three times at once: exactly 32 closes succeed, never more shares
+    // than it holds.
     const closes = await Promise.all(
-      holding.flatMap((p) =>
-        [1, 2, 3].map(() =>
-          post(u.token, '/api/trade/closePosition', {
-            position_id: p.id,
-            price_type: 'market',
-            quantity: 100,
-          }),
-        ),
+      Array.from({ length: 96 }, () =>
+        post(u.token, '/api/trade/closePosition', {
+          position_id: holding[0]?.id,
+          price_type: 'market',
+          quantity: 100,
+        }),
       ),
     );
     const closeCodes = closes.map((r) => body(r).code);

@@ -55,19 +55,19 @@ describe('statements per order', () => {
     if (process.env['SHOW_STATEMENTS']) console.log(statements.join('\n'));
     console.log(`market buy: ${statements.length} statements (BEGIN and COMMIT not counted)`);
     // The session was read by the first order and is cached (ADR 0014): the lock with the ledger's read and
-    // the key's claim (ADR 0016), then the write.
-    expect(statements.length).toBe(2);
+    // the key's claim (ADR 0016), the account and the cash holding the buy adds to (ADR 0021), then the write.
+    expect(statements.length).toBe(3);
     expect(statements.some((q) => q.includes('from sessions'))).toBe(false);
     // On PostgreSQL each is one round trip: BEGIN goes with the first, COMMIT with the last (ADR 0015).
     if (t.database.driver === 'postgres') {
-      expect(await postgresWritesDuring(() => place(u.token))).toBe(2);
+      expect(await postgresWritesDuring(() => place(u.token))).toBe(3);
     }
 
     // Once the cached copy has expired, the session is read again: one statement more.
     t.clock.advance(t.config.SESSION_CACHE_SECONDS * 1000);
     const uncached = await statementsOf(() => place(u.token));
     expect(uncached.filter((q) => q.includes('from sessions'))).toHaveLength(1);
-    expect(uncached.length).toBe(3);
+    expect(uncached.length).toBe(4);
   });
 
   it('a replay of the same key', async () => {

@@ -35,6 +35,8 @@ export const PAGE_PATHS = {
   withdrawal: '/subPackages/withdrawal/withdrawal',
   message: '/subPackages/message/message',
   customerService: '/subPackages/customerService/customerService',
+  /** Tax, NISA and the annual trade report (issue 23; no route in the spec; ours). */
+  tax: '/subPackages/tax/tax',
 } as const;
 
 /** The webview page showing an address (the deposit URL of getCzhiurl, a help page...). */

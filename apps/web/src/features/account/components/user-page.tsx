@@ -111,6 +111,7 @@ function AccountMenu() {
         <MenuLink to={PAGE_PATHS.customerService}>{t('user.customerServiceMenu')}</MenuLink>
         <MenuLink to={ordersUrl()}>{t('user.ordersMenu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.transactionLog}>{t('user.transactionLogMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.tax}>{t('tax.menu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.settings}>{t('titles.settings')}</MenuLink>
         <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>
         <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>

@@ -4,7 +4,7 @@ import { Button, Tabs } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { formatDate, formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatChangeBp, formatPriceAuto, formatShares } from '@/shared/format/price';
 import { navigateTo } from '@/shared/navigation/nav';
 import { orderDetailUrl, type OrdersTab } from '@/shared/navigation/routes';
@@ -229,6 +229,20 @@ function HoldingCard({
             label={t(margin ? 'orders.buyPrice' : 'ticket.boughtPrice')}
             value={formatPriceAuto(position.avg_price, locale)}
           />
+          {!margin && (
+            <Row
+              label={t('tax.bookValue')}
+              value={formatMoney(position.book_value, locale)}
+              testId="holding-book-value"
+            />
+          )}
+          {position.repay_deadline !== null && (
+            <Row
+              label={t('tax.repayDeadline')}
+              value={formatDate(position.repay_deadline, locale)}
+              testId="holding-repay-deadline"
+            />
+          )}
           <Row
             label={t('orders.currentPrice')}
             value={formatPriceAuto(live.lastPrice, locale)}
@@ -399,6 +413,6 @@ function PendingCard({ order, busy, onCancel }: { order: TOrder; busy: boolean; 
 /** 現物 with its account (特定口座...), or 買建 / 売建 with 制度信用 / 一般信用 (and 日計り信用). */
 function positionTags(t: TFunction, position: TPosition): string[] {
   return isMarginTrade(position)
-    ? [positionKindLabel(t, position), tradeTypeLabel(t, position)]
+    ? [positionKindLabel(t, position), tradeTypeLabel(t, position), accountLabel(t, position.account)]
     : [positionKindLabel(t, position), accountLabel(t, position.account)];
 }
