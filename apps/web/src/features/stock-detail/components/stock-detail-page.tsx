@@ -35,6 +35,7 @@ import {
 import { ChartPanel } from './chart-panel';
 import { OrderPanel } from './order-form';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -82,7 +83,11 @@ export function StockDetailPage() {
             alwaysOpen={alwaysOpen}
             locale={locale}
           />
-          {info.tradable && <OrderPanel stock={info} />}
+          {info.tradable && (
+            <OpenAccountGate>
+              <OrderPanel stock={info} />
+            </OpenAccountGate>
+          )}
         </>
       )}
     </div>
