@@ -32,6 +32,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
 
 /**
  * /subPackages/index/rinei/index (specification §2, the day/spot trade screen): day-trade margin. The
@@ -49,7 +50,9 @@ export function DayTradePage() {
       <SimulatedBadge />
       {loggedIn ? (
         <>
-          <DayTradeOrder />
+          <OpenAccountGate>
+            <DayTradeOrder />
+          </OpenAccountGate>
           <TodayPositions />
         </>
       ) : (

@@ -1,29 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type TIdentity } from '@kabuto/contract';
+import { type TIdentityApplication } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd-mobile';
-import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyServerIssues } from '@kabuto/client/server-issues';
 import { formatDateTime } from '@/shared/format/format';
 import { switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
-import {
-  identityFormSchema,
-  identityQuery,
-  useSubmitIdentity,
-  type IdentityFormInput,
-  type IdentityFormOutput,
-} from '../api/identity';
-import { PhotoUpload } from './photo-upload';
+import { identityQuery } from '../api/identity';
+import { ApplicationForm } from './application-form';
 import { useLocale } from '@/shared/i18n/use-locale';
 
-/** /subPackages/real_name/real_name: the verification's state, and the form while it may be filed. */
+/**
+ * /subPackages/real_name/real_name: the account application's state, and the application (口座開設) while it
+ * may be filed.
+ */
 export function RealNamePage() {
   return (
     <RequireLogin>
@@ -40,12 +32,12 @@ function RealName() {
   return (
     <div className="funds-page" data-testid="real-name-page" data-status={identity.status}>
       <IdentityState identity={identity} />
-      {identity.can_submit && <IdentityForm identity={identity} />}
+      {identity.can_submit && <ApplicationForm identity={identity} />}
     </div>
   );
 }
 
-function IdentityState({ identity }: { identity: TIdentity }) {
+function IdentityState({ identity }: { identity: TIdentityApplication }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const details = identity.full_name !== null && (
@@ -54,9 +46,15 @@ function IdentityState({ identity }: { identity: TIdentity }) {
         <dt>{t('realName.fullName')}</dt>
         <dd>{identity.full_name}</dd>
       </div>
+      {identity.application?.full_name_kana != null && (
+        <div>
+          <dt>{t('opening.kana')}</dt>
+          <dd>{identity.application.full_name_kana}</dd>
+        </div>
+      )}
       {identity.id_number_masked !== null && (
         <div>
-          <dt>{t('realName.idNumber')}</dt>
+          <dt>{identity.application === null ? t('realName.idNumber') : t('opening.myNumber')}</dt>
           <dd>{identity.id_number_masked}</dd>
         </div>
       )}
@@ -115,104 +113,6 @@ function IdentityState({ identity }: { identity: TIdentity }) {
         </section>
       );
     case 'unverified':
-      return <p className="form-page__intro">{t('realName.intro')}</p>;
+      return <h1 className="funds-heading">{t('opening.title')}</h1>;
   }
-}
-
-function IdentityForm({ identity }: { identity: TIdentity }) {
-  const { t } = useTranslation();
-  const userId = useSession((s) => s.userId);
-  const mutation = useSubmitIdentity(userId);
-  const form = useForm<IdentityFormInput, unknown, IdentityFormOutput>({
-    resolver: zodResolver(identityFormSchema),
-    defaultValues: {
-      full_name: identity.full_name ?? '',
-      id_number: '',
-      front_upload_id: '',
-      back_upload_id: '',
-    },
-  });
-  const onSubmit = form.handleSubmit((values) => {
-    mutation.mutate(values, {
-      onSuccess: () => {
-        showSuccess(t('realName.submitted'));
-        window.scrollTo({ top: 0 });
-      },
-      onError: (error) => {
-        applyServerIssues(
-          error,
-          ['full_name', 'id_number', 'front_upload_id', 'back_upload_id'],
-          form.setError,
-        );
-      },
-    });
-  });
-  return (
-    <form
-      className="form-page"
-      onSubmit={(e) => void onSubmit(e)}
-      noValidate
-      aria-label={identity.status === 'rejected' ? t('realName.resubmit') : t('realName.submit')}
-    >
-      {identity.status === 'rejected' && <h2 className="funds-heading">{t('realName.resubmitTitle')}</h2>}
-      <TextField
-        control={form.control}
-        name="full_name"
-        label={t('realName.fullName')}
-        placeholder={t('realName.fullNamePlaceholder')}
-        autoComplete="name"
-        maxLength={60}
-      />
-      <TextField
-        control={form.control}
-        name="id_number"
-        label={t('realName.idNumber')}
-        placeholder={t('realName.idNumberPlaceholder')}
-        autoComplete="off"
-        maxLength={20}
-      />
-      <PhotoField
-        control={form.control}
-        name="front_upload_id"
-        label={t('realName.front')}
-        purpose="identity_front"
-      />
-      <PhotoField
-        control={form.control}
-        name="back_upload_id"
-        label={t('realName.back')}
-        purpose="identity_back"
-      />
-      <p className="funds-note">{t('realName.photoNote')}</p>
-      <Button block color="primary" size="large" type="submit" loading={mutation.isPending}>
-        {identity.status === 'rejected' ? t('realName.resubmit') : t('realName.submit')}
-      </Button>
-    </form>
-  );
-}
-
-function PhotoField({
-  control,
-  name,
-  label,
-  purpose,
-}: {
-  control: Control<IdentityFormInput, unknown, IdentityFormOutput>;
-  name: 'front_upload_id' | 'back_upload_id';
-  label: string;
-  purpose: 'identity_front' | 'identity_back';
-}) {
-  const { field, fieldState } = useController({ control, name });
-  return (
-    <PhotoUpload
-      label={label}
-      purpose={purpose}
-      value={field.value}
-      onChange={(id) => {
-        field.onChange(id);
-      }}
-      error={fieldState.error?.message}
-      testId={`photo-${purpose}`}
-    />
-  );
 }

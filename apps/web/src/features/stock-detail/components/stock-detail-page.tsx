@@ -36,6 +36,7 @@ import { ChartPanel } from './chart-panel';
 import { OrderBook } from './order-book';
 import { OrderPanel } from './order-form';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -84,7 +85,11 @@ export function StockDetailPage() {
             locale={locale}
           />
           <OrderBook code={code} decimals={priceDecimalsOf(info.price_decimals)} />
-          {info.tradable && <OrderPanel stock={info} />}
+          {info.tradable && (
+            <OpenAccountGate>
+              <OrderPanel stock={info} />
+            </OpenAccountGate>
+          )}
         </>
       )}
     </div>

@@ -15,6 +15,7 @@ import { PositionsSummary } from './positions-summary';
 import { QuickOrder } from './quick-order';
 import { SignalList } from './signal-list';
 import '../trade.css';
+import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
 
 /**
  * /pages/jiaoyi/jiaoyi ("AI trade"): mechanical price signals with their rules in plain words, a compact
@@ -75,7 +76,9 @@ export function TradePage() {
           <PageLoading />
         ) : (
           <div className="ai-section__body">
-            <QuickOrder rows={rows} />
+            <OpenAccountGate>
+              <QuickOrder rows={rows} />
+            </OpenAccountGate>
           </div>
         )}
       </section>
