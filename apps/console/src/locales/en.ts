@@ -419,6 +419,17 @@ export const en = {
       repeated_in_file: 'reference repeated in the file',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: 'Tax and NISA',
+    nationalRate: 'Income tax withheld (pcm)',
+    localRate: 'Local tax withheld (pcm)',
+    pcmHelp: 'Rates in units of 1/100,000: 15,315 is 15.315%',
+    nisaAnnual: 'NISA growth quota per year (yen)',
+    nisaLifetime: 'NISA lifetime limit (yen)',
+    nisaGrowthLifetime: 'NISA growth quota lifetime limit (yen)',
+    standardMarginMonths: 'Standard margin repayment period (months)',
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -417,4 +417,15 @@ export const es = {
       repeated_in_file: 'referencia repetida en el archivo',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: 'Impuestos y NISA',
+    nationalRate: 'Retención del impuesto sobre la renta (pcm)',
+    localRate: 'Retención del impuesto local (pcm)',
+    pcmHelp: 'Tipos en cienmilésimas: 15.315 equivale al 15,315 %',
+    nisaAnnual: 'Cupo anual de crecimiento NISA (yenes)',
+    nisaLifetime: 'Límite vitalicio NISA (yenes)',
+    nisaGrowthLifetime: 'Límite vitalicio del cupo de crecimiento (yenes)',
+    standardMarginMonths: 'Plazo de devolución del margen estándar (meses)',
+  },
 } as const satisfies UiMessages;

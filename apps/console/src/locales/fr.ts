@@ -417,4 +417,15 @@ export const fr = {
       repeated_in_file: 'référence répétée dans le fichier',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: 'Impôts et NISA',
+    nationalRate: 'Retenue d’impôt sur le revenu (pcm)',
+    localRate: 'Retenue de taxe locale (pcm)',
+    pcmHelp: 'Taux en cent-millièmes : 15 315 correspond à 15,315 %',
+    nisaAnnual: 'Plafond annuel de l’enveloppe croissance NISA (yens)',
+    nisaLifetime: 'Plafond à vie du NISA (yens)',
+    nisaGrowthLifetime: 'Plafond à vie de l’enveloppe croissance (yens)',
+    standardMarginMonths: 'Délai de remboursement de la marge standard (mois)',
+  },
 } as const satisfies UiMessages;

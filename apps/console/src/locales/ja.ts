@@ -417,4 +417,15 @@ export const ja = {
       repeated_in_file: 'ファイル内で取引番号が重複',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: '税金・NISA',
+    nationalRate: '所得税及び復興特別所得税の税率（pcm）',
+    localRate: '住民税の税率（pcm）',
+    pcmHelp: '税率は10万分の1単位です（15,315 = 15.315%）',
+    nisaAnnual: 'NISA 成長投資枠の年間投資枠（円）',
+    nisaLifetime: 'NISA 生涯投資枠（円）',
+    nisaGrowthLifetime: '成長投資枠の生涯上限（円）',
+    standardMarginMonths: '制度信用の返済期限（か月）',
+  },
 } as const satisfies UiMessages;

@@ -414,4 +414,15 @@ export const zhHans = {
       repeated_in_file: '文件内流水号重复',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: '税务与 NISA',
+    nationalRate: '预扣所得税税率（pcm）',
+    localRate: '预扣住民税税率（pcm）',
+    pcmHelp: '税率以十万分之一为单位：15,315 即 15.315%',
+    nisaAnnual: 'NISA 成长投资年度额度（日元）',
+    nisaLifetime: 'NISA 终身额度（日元）',
+    nisaGrowthLifetime: '成长投资额度终身上限（日元）',
+    standardMarginMonths: '制度信用还款期限（月）',
+  },
 } as const satisfies UiMessages;

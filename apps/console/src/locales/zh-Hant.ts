@@ -414,4 +414,15 @@ export const zhHant = {
       repeated_in_file: '檔案內交易序號重複',
     },
   },
+  /** the tax settings (ADR 0021) */
+  tax: {
+    title: '稅務與 NISA',
+    nationalRate: '預扣所得稅稅率（pcm）',
+    localRate: '預扣住民稅稅率（pcm）',
+    pcmHelp: '稅率以十萬分之一為單位：15,315 即 15.315%',
+    nisaAnnual: 'NISA 成長投資年度額度（日圓）',
+    nisaLifetime: 'NISA 終身額度（日圓）',
+    nisaGrowthLifetime: '成長投資額度終身上限（日圓）',
+    standardMarginMonths: '制度信用還款期限（月）',
+  },
 } as const satisfies UiMessages;
