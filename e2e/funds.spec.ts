@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { pngBytes } from '../apps/server/src/lib/images.js';
 import { registerAndLogin } from './support/account.js';
+import { adminBearer } from './support/operator-api.js';
 import { route, useLanguage } from './support/app.js';
 import {
   approveBankAccount,
@@ -77,9 +78,23 @@ async function addBankAccount(page: Page, holder: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a bank account' });
   await form.getByLabel('Account holder').fill(holder);
   await form.getByLabel('Account number').fill('1234567');
-  await form.getByLabel('Bank name').fill('Mizuho Bank');
-  await form.getByLabel('Branch name', { exact: true }).fill('Shinjuku Branch');
-  await form.getByLabel('Branch number').fill('123');
+  // Bank and branch from the Zengin data (ADR 0023; banking.spec.ts has the pickers in both languages).
+  if (!((await page.getByTestId('pick-bank').textContent()) ?? '').includes('みずほ銀行')) {
+    await page.getByTestId('pick-bank').click();
+    await page.getByPlaceholder('Search by bank name, kana or bank code').fill('mizuho');
+    await page
+      .getByTestId('bank-results')
+      .locator('.adm-list-item-content-main', { hasText: /^みずほ銀行/ })
+      .first()
+      .click();
+    await page.getByTestId('pick-branch').click();
+    await page.getByPlaceholder('Search by branch name, kana or branch number').fill('新宿');
+    await page
+      .getByTestId('branch-results')
+      .locator('.adm-list-item-content-main', { hasText: /^新宿支店/ })
+      .first()
+      .click();
+  }
   await form.getByRole('button', { name: 'Save' }).click();
   const prompt = page.getByRole('dialog');
   await prompt.getByLabel('Login password').fill('trade1');
@@ -183,6 +198,15 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     const deposit = page.getByTestId('deposit-record').first();
     await expect(deposit.getByTestId('record-amount')).toHaveText('¥300,000');
     await expect(deposit.getByTestId('review-status')).toHaveText('Awaiting review');
+    // The bank's statement shows the transfer (ADR 0023): matched, the deposit is credited on one approval.
+    const virtualAccount = (await page.getByTestId('virtual-account-number').textContent()) ?? '';
+    const today = new Intl.DateTimeFormat('sv', { timeZone: 'Asia/Tokyo' }).format(new Date());
+    const statement = `bank_ref,transfer_date,amount,payer_name,virtual_account\nF${Date.now()},${today},300000,ﾔﾏﾀﾞ ﾀﾛｳ,${virtualAccount}\n`;
+    const imported = await operator.request.post('/api/console/reconciliation/statements', {
+      headers: await adminBearer(operator.request),
+      data: { filename: 'funds-spec.csv', content_base64: Buffer.from(statement).toString('base64') },
+    });
+    expect(((await imported.json()) as { code: number }).code).toBe(1);
     await approveDeposit(await offQueue(operator), phone);
     await expect(deposit.getByTestId('review-status')).toHaveText('Approved');
 

@@ -316,8 +316,8 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
           label={t('banking.holderKana')}
           placeholder={t('banking.holderKanaPlaceholder')}
           maxLength={60}
-          extra={<small className="funds-note">{t('banking.holderKanaNote')}</small>}
         />
+        <p className="funds-note">{t('banking.holderKanaNote')}</p>
         <PhotoUpload
           label={t('bankAccount.image')}
           purpose="bank_account"
