@@ -101,7 +101,8 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(page.getByText('Please complete real-name verification first')).toBeVisible();
 
     // Each step names its empty fields; a file that is not an image fails on its own photo.
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const application = page.locator('form.application-form');
+    await application.getByRole('button', { name: 'Next', exact: true }).click();
     for (const message of [
       'Please enter your full name',
       'Please enter the reading of your name in katakana',
@@ -110,7 +111,8 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
       await expect(page.getByText(message)).toBeVisible();
     }
     await fillApplication(page, 'en');
-    for (let i = 0; i < 2; i += 1) await page.getByRole('button', { name: 'Back', exact: true }).click();
+    for (let i = 0; i < 2; i += 1)
+      await application.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByLabel('Front of the document').setInputFiles({
       name: 'front.png',
       mimeType: 'image/png',
@@ -121,7 +123,8 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(front.getByRole('alert')).toHaveText('Only JPEG, PNG or WebP photos can be uploaded');
     await page.getByLabel('Front of the document').setInputFiles(png('front.png'));
     await expect(front).toHaveAttribute('data-state', 'success');
-    for (let i = 0; i < 2; i += 1) await page.getByRole('button', { name: 'Next', exact: true }).click();
+    for (let i = 0; i < 2; i += 1)
+      await application.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByRole('button', { name: 'Submit the application' }).click();
     await expect(page.getByRole('heading', { name: 'Under review' })).toBeVisible();
 
