@@ -3,6 +3,7 @@ import { pngBytes } from '../apps/server/src/lib/images.js';
 import { registerAndLogin } from './support/account.js';
 import { adminBearer } from './support/operator-api.js';
 import { route, useLanguage } from './support/app.js';
+import { fillApplication } from './support/opening.js';
 import {
   approveBankAccount,
   approveDeposit,
@@ -64,15 +65,6 @@ async function offQueue(operator: Page): Promise<Page> {
 
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: pngBytes(8, 6) });
 
-async function fileIdentity(page: Page, fullName: string, idNumber: string): Promise<void> {
-  await page.getByLabel('Full name').fill(fullName);
-  await page.getByLabel('ID number').fill(idNumber);
-  await page.getByLabel('Front of your ID').setInputFiles(png('front.png'));
-  await page.getByLabel('Back of your ID').setInputFiles(png('back.png'));
-  await expect(page.getByTestId('photo-identity_front')).toHaveAttribute('data-state', 'success');
-  await expect(page.getByTestId('photo-identity_back')).toHaveAttribute('data-state', 'success');
-}
-
 /** Fills the bank account form and confirms with the login password. */
 async function addBankAccount(page: Page, holder: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a bank account' });
@@ -123,17 +115,20 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(page).toHaveURL(new RegExp(`#${REAL_NAME}`));
     await expect(page.getByText('Please complete real-name verification first')).toBeVisible();
 
-    // Every field has its required message; a file that is not an image fails on its own photo.
-    await page.getByRole('button', { name: 'Submit for review' }).click();
+    // Each step names its empty fields; a file that is not an image fails on its own photo.
+    const application = page.locator('form.application-form');
+    await application.getByRole('button', { name: 'Next', exact: true }).click();
     for (const message of [
       'Please enter your full name',
-      'Please enter your ID number',
-      'Please upload the front of your ID',
-      'Please upload the back of your ID',
+      'Please enter the reading of your name in katakana',
+      'Please enter your date of birth, such as 1985-04-01',
     ]) {
       await expect(page.getByText(message)).toBeVisible();
     }
-    await page.getByLabel('Front of your ID').setInputFiles({
+    await fillApplication(page, 'en');
+    for (let i = 0; i < 2; i += 1)
+      await application.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByLabel('Front of the document').setInputFiles({
       name: 'front.png',
       mimeType: 'image/png',
       buffer: Buffer.from('not a picture at all, only text with an image name'),
@@ -141,9 +136,11 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     const front = page.getByTestId('photo-identity_front');
     await expect(front).toHaveAttribute('data-state', 'failed');
     await expect(front.getByRole('alert')).toHaveText('Only JPEG, PNG or WebP photos can be uploaded');
-
-    await fileIdentity(page, '山田 太郎', 'AB1234567');
-    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByLabel('Front of the document').setInputFiles(png('front.png'));
+    await expect(front).toHaveAttribute('data-state', 'success');
+    for (let i = 0; i < 2; i += 1)
+      await application.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('button', { name: 'Submit the application' }).click();
     await expect(page.getByRole('heading', { name: 'Under review' })).toBeVisible();
 
     // The operator rejects it with a reason; the user reads the reason as written and files again.
@@ -151,7 +148,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await rejectIdentity(await offQueue(operator), phone, reason);
     await expect(page.getByTestId('identity-reason')).toContainText(reason);
     await expect(page.getByRole('heading', { name: 'Verification rejected' })).toBeVisible();
-    await fileIdentity(page, '山田 太郎', 'AB1234567');
+    await fillApplication(page, 'en');
     await page.getByRole('button', { name: 'Submit again' }).click();
     await expect(page.getByRole('heading', { name: 'Under review' })).toBeVisible();
 
@@ -379,13 +376,14 @@ test('a photo upload can be cancelled, and a file over 10 MB is refused before i
   await useLanguage(page, 'en');
   await registerAndLogin(page, 'trade1', { verified: false });
   await page.goto(route(REAL_NAME));
+  await fillApplication(page, 'en', { stopAtDocuments: true });
 
   // The upload hangs (the route never answers): the photo shows it is uploading and can be cancelled.
   let uploads = 0;
   await page.route('**/api/uploads?*', () => {
     uploads += 1;
   });
-  await page.getByLabel('Front of your ID').setInputFiles(png('front.png'));
+  await page.getByLabel('Front of the document').setInputFiles(png('front.png'));
   const front = page.getByTestId('photo-identity_front');
   await expect(front).toHaveAttribute('data-state', 'uploading');
   await expect(front.getByRole('status')).toHaveText('Uploading...');
@@ -396,7 +394,7 @@ test('a photo upload can be cancelled, and a file over 10 MB is refused before i
 
   // Over 10 MB: refused on the photo, never sent.
   const back = page.getByTestId('photo-identity_back');
-  await page.getByLabel('Back of your ID').setInputFiles({
+  await page.getByLabel('Back of the document').setInputFiles({
     name: 'back.png',
     mimeType: 'image/png',
     buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
@@ -409,5 +407,5 @@ test('a photo upload can be cancelled, and a file over 10 MB is refused before i
   await page.unroute('**/api/uploads?*');
   await front.getByRole('button', { name: 'Try again' }).click();
   await expect(front).toHaveAttribute('data-state', 'success');
-  await expect(front.getByRole('img', { name: 'Front of your ID' })).toBeVisible();
+  await expect(front.getByRole('img', { name: 'Front of the document' })).toBeVisible();
 });

@@ -430,6 +430,33 @@ export const en = {
     nisaGrowthLifetime: 'NISA growth quota lifetime limit (yen)',
     standardMarginMonths: 'Standard margin repayment period (months)',
   },
+  /** account opening (口座開設, issue 23, ADR 0022): the application in the identity review */
+  opening: {
+    title: 'Account application',
+    kana: 'Reading (katakana)',
+    birthDate: 'Date of birth',
+    address: 'Address',
+    occupation: 'Occupation',
+    employerType: 'Employer',
+    annualIncome: 'Annual income',
+    financialAssets: 'Financial assets',
+    experience: 'Experience',
+    purpose: 'Purpose of investment',
+    fundSource: 'Main source of funds',
+    pep: 'Foreign politically exposed person',
+    yes: 'Yes',
+    no: 'No',
+    taxResidence: 'Tax residence',
+    documentType: 'Identity document',
+    myNumber: 'My Number',
+    specificAccount: 'Specific account (特定口座)',
+    openNisa: 'NISA account asked for',
+    reveal: 'Show the My Number',
+    revealTitle: 'Show the full My Number',
+    revealReason: 'Why you need to see it',
+    revealNote:
+      'The full number is shown only with a reason. Every look is recorded in the audit log with your name and the reason.',
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

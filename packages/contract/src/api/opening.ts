@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Locale } from '../lang.js';
+import { translate } from '../messages/index.js';
 import { ZFullName, ZIdentity, ZUploadId } from './funds.js';
-import { ZSpecificAccountChoice, type TSuitabilityVerdict } from './brokerage.js';
+import { ZBrokerageAccount, ZSpecificAccountChoice, type TSuitabilityVerdict } from './brokerage.js';
 
 /**
  * The account application (口座開設申込, issue 23, ADR 0022): what a Japanese broker asks before opening a
@@ -429,6 +431,23 @@ export function ruleParams(
   }
 }
 
+/** One unmet rule as the reader's language states it, its figures filled in (`opening.rules.*`). */
+export function suitabilityRuleText(
+  rule: string,
+  feature: 'margin' | 'short' | 'loans',
+  settings: TOpeningSettings,
+  locale: Locale,
+): string {
+  const params = ruleParams(rule, feature, settings);
+  const kind =
+    rule === 'experience_stocks' ? 'experience' : rule === 'financial_assets' ? 'assets' : 'income';
+  const band =
+    typeof params['band'] === 'string'
+      ? translate(locale, `opening.ruleBands.${kind}.${params['band']}`)
+      : '';
+  return translate(locale, `opening.rules.${rule}`, { ...params, band });
+}
+
 // ---------------------------------------------------------------- views
 
 /** The profile as stored (after the application's normalisation): plain values, for views. */
@@ -483,3 +502,7 @@ export const ZMyNumberReveal = z.object({
     .max(500, { error: 'validation.reasonLength' }),
 });
 export const ZMyNumberRevealed = z.object({ my_number: z.string() });
+
+// GET /api/account/brokerage: the account with the published rules, so that an unmet rule is shown with its figures
+export const ZBrokerageAccountView = ZBrokerageAccount.extend({ rules: ZOpeningSettings });
+export type TBrokerageAccountView = z.infer<typeof ZBrokerageAccountView>;

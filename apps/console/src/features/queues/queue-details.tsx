@@ -5,6 +5,7 @@ import { dateTimeText, yenText } from '@/shared/format';
 import { useLocale } from '@/shared/locale';
 import { StatusTag } from '@/shared/status-tag';
 import type { QueueItem } from './queue-api';
+import { ApplicationDetail } from './application-detail';
 
 function Photo({ label, uploadId, alt }: { label: string; uploadId: string | null; alt: string }) {
   const { t } = useLocale();
@@ -32,10 +33,13 @@ export function IdentityDetail({ item }: { item: QueueItem<'identity'> }) {
         <Descriptions.Item label={t('identity.fullName')}>
           <Typography.Text strong>{item.full_name}</Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label={t('identity.idNumber')}>
-          <Typography.Text code>{item.id_number}</Typography.Text>
-        </Descriptions.Item>
+        {item.application === null && (
+          <Descriptions.Item label={t('identity.idNumber')}>
+            <Typography.Text code>{item.id_number}</Typography.Text>
+          </Descriptions.Item>
+        )}
       </Descriptions>
+      {item.application !== null && <ApplicationDetail id={item.id} application={item.application} />}
       <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
         {t('identity.enlarge')}
       </Typography.Paragraph>

@@ -4,13 +4,13 @@ import {
   NOT_SUITABLE,
   ZApplicationProfileView,
   ZOpeningSettings,
-  ruleParams,
+  suitabilityRuleText,
   suitability,
   translate,
   localeOf,
   type Suitability,
   type SuitabilityFeature,
-  type TBrokerageAccount,
+  type TBrokerageAccountView,
   type TOpeningSettings,
   type TPlaceOrderRequest,
   type TaxAccount,
@@ -104,8 +104,13 @@ export function suitabilityOf(
 }
 
 /** GET /api/account/brokerage */
-export async function brokerageView(db: Executor, userId: number, today: string): Promise<TBrokerageAccount> {
+export async function brokerageView(
+  db: Executor,
+  userId: number,
+  today: string,
+): Promise<TBrokerageAccountView> {
   const account = await accountOf(db, userId);
+  const rules = await publishedOpeningSettings(db);
   if (!account) {
     const [latest] = await db
       .select({ status: identityVerifications.status })
@@ -121,9 +126,9 @@ export async function brokerageView(db: Executor, userId: number, today: string)
       default_account: null,
       accounts: [],
       suitability: NOT_SUITABLE,
+      rules,
     };
   }
-  const rules = await publishedOpeningSettings(db);
   const accounts: TaxAccount[] = [];
   if (account.specificAccount !== 'none') accounts.push('specific');
   accounts.push('general');
@@ -136,6 +141,7 @@ export async function brokerageView(db: Executor, userId: number, today: string)
     default_account: account.defaultTaxAccount,
     accounts,
     suitability: suitabilityOf(await decidingApplication(db, userId, account), rules, today),
+    rules,
   };
 }
 
@@ -179,24 +185,8 @@ export async function requireTradingAccount(
   if (verdict.allowed) return;
   throw new AppError('SUITABILITY_NOT_MET', {
     feature: translate(localeOf(locale), `opening.features.${feature}`),
-    rules: verdict.unmet.map((rule) => ruleText(rule, feature, rules, locale)).join(', '),
+    rules: verdict.unmet
+      .map((rule) => suitabilityRuleText(rule, feature, rules, localeOf(locale)))
+      .join(', '),
   });
-}
-
-/** One rule as the reader's language states it, its figures filled in. */
-export function ruleText(
-  rule: string,
-  feature: SuitabilityFeature,
-  rules: TOpeningSettings,
-  locale: string,
-): string {
-  const loc = localeOf(locale);
-  const params = ruleParams(rule, feature, rules);
-  const bandKind =
-    rule === 'experience_stocks' ? 'experience' : rule === 'financial_assets' ? 'assets' : 'income';
-  const band =
-    typeof params['band'] === 'string'
-      ? translate(loc, `opening.ruleBands.${bandKind}.${params['band']}`)
-      : '';
-  return translate(loc, `opening.rules.${rule}`, { ...params, band });
 }

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TBrokerageAccount, TIdentityApplication } from '@kabuto/contract';
+import {
+  DEFAULT_OPENING_SETTINGS,
+  type TBrokerageAccount,
+  type TIdentityApplication,
+} from '@kabuto/contract';
 import { loadConfig } from '../../config.js';
 import { identityVerifications, operators, uploads, users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -198,6 +202,7 @@ describe('opening the account', () => {
         short: { allowed: true, unmet: [] },
         loans: { allowed: true, unmet: [] },
       },
+      rules: DEFAULT_OPENING_SETTINGS,
     });
     const log = await t.database.db.execute(
       sql`select action, after from audit_log where target_type = 'identity' and target_id = ${String(id)}`,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZBrokerageAccount, envelope } from '@kabuto/contract';
+import { ZBrokerageAccountView, envelope } from '@kabuto/contract';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { tokyoParts } from '../../lib/tokyo-time.js';
@@ -9,7 +9,10 @@ import { brokerageView } from './brokerage.js';
 export const openingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/brokerage',
-    { onRequest: requireUser, schema: { tags: ['account'], response: { 200: envelope(ZBrokerageAccount) } } },
+    {
+      onRequest: requireUser,
+      schema: { tags: ['account'], response: { 200: envelope(ZBrokerageAccountView) } },
+    },
     async (request) =>
       ok(
         request,

@@ -1,4 +1,4 @@
-import { ZBrokerageAccount } from '@kabuto/contract';
+import { ZBrokerageAccountView } from '@kabuto/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
 
@@ -11,7 +11,7 @@ export const brokerageKeys = {
 export function brokerageQuery(userId: number | null, token: string | null) {
   return queryOptions({
     queryKey: brokerageKeys.detail(userId),
-    queryFn: () => api.request({ path: '/account/brokerage', schema: ZBrokerageAccount }),
+    queryFn: () => api.request({ path: '/account/brokerage', schema: ZBrokerageAccountView }),
     enabled: token !== null && userId !== null,
     staleTime: 30_000,
   });

@@ -10,6 +10,7 @@ import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { MenuButton, MenuLink } from '@/shared/ui/menu-item';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { BrokerageCard } from './brokerage-card';
 
 /** /pages/user/user: the account summary from getUserInfo and the account menu. */
 export function UserPage() {
@@ -21,6 +22,7 @@ export function UserPage() {
   return (
     <>
       <AccountSummary info={userInfo} refreshing={isFetching} />
+      <BrokerageCard />
       <AccountMenu />
       <p className="visually-hidden" aria-live="polite">
         {isFetching ? t('user.refreshing') : ''}

@@ -203,11 +203,11 @@ export function ApplicationForm({ identity }: { identity: TIdentityApplication }
           </Button>
         )}
         {current === 'review' ? (
-          <Button block color="primary" size="large" type="submit" loading={mutation.isPending}>
+          <Button key="submit" block color="primary" size="large" type="submit" loading={mutation.isPending}>
             {identity.status === 'rejected' ? t('realName.resubmit') : t('opening.submit')}
           </Button>
         ) : (
-          <Button block color="primary" onClick={() => void next()}>
+          <Button key="next" block color="primary" onClick={() => void next()}>
             {t('opening.next')}
           </Button>
         )}
@@ -390,15 +390,19 @@ function DocumentsStep({ control }: { control: FormControl }) {
 function Review({ values, onEdit }: { values: IdentityFormInput; onEdit: (step: number) => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  // The answers as they will be stored: the reading in full-width katakana, the postal code without hyphen.
+  const normal = identityFormSchema.safeParse(values);
+  const kana = normal.success ? normal.data.full_name_kana : values.full_name_kana;
   const p = values.profile;
+  const postal = normal.success ? normal.data.profile.postal_code : p.postal_code;
   const label = (section: string, v: string | undefined) =>
     v === undefined ? '—' : tContract(`opening.${section}.${v}`);
   const yesNo = (v: boolean | undefined) => (v === undefined ? '—' : v ? t('opening.yes') : t('opening.no'));
   const rows: [Step, string, string][] = [
     ['identity', t('opening.fullName'), values.full_name],
-    ['identity', t('opening.kana'), values.full_name_kana],
+    ['identity', t('opening.kana'), kana],
     ['identity', t('opening.birthDate'), values.birth_date],
-    ['address', t('opening.postalCode'), p.postal_code],
+    ['address', t('opening.postalCode'), postal],
     ['address', t('opening.prefecture'), prefectureName(p.prefecture, locale)],
     ['address', t('opening.city'), `${p.city} ${p.address_line} ${p.building ?? ''}`.trim()],
     ['profile', t('opening.occupation'), label('occupations', p.occupation)],
