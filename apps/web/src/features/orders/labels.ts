@@ -1,4 +1,4 @@
-import type { TOrder, TPosition } from '@kabuto/contract';
+import type { TOrder } from '@kabuto/contract';
 import type { TFunction } from 'i18next';
 import {
   accountLabel,
