@@ -77,9 +77,17 @@ for (const lang of ['ja', 'en'] as const) {
     page,
   }) => {
     test.setTimeout(180_000);
-    await useLanguage(page, lang === 'ja' ? 'jp' : 'en');
+    // registration and login speak English (support/account.ts); the ticket is then read in `lang`
+    await useLanguage(page, 'en');
     await registerAndLogin(page);
+    await page.evaluate(
+      (code) => {
+        localStorage.setItem('locale', code);
+      },
+      lang === 'ja' ? 'jp' : 'en',
+    );
     await page.goto(route(STOCK));
+    await page.reload();
     const form = page.getByRole('form', { name: w.form, exact: true });
     await expect(form).toBeVisible();
 
