@@ -50,13 +50,13 @@ export const ERRORS = {
   POSITION_QUANTITY: { code: 1211, http: 422 },
   STATEMENT_INVALID: { code: 1212, http: 422 },
   PTS_CASH_ONLY: { code: 1213, http: 422 },
+  /** a market order larger than the order book's shown levels hold (ADR 0024) */
+  BOOK_TOO_THIN: { code: 1214, http: 422 },
   // Tax accounts and NISA (ADR 0021): 1250-1259
   TAX_ACCOUNT_NOT_HELD: { code: 1251, http: 422 },
   NISA_ANNUAL_LIMIT: { code: 1252, http: 422 },
   NISA_LIFETIME_LIMIT: { code: 1253, http: 422 },
   NISA_GROWTH_LIFETIME_LIMIT: { code: 1254, http: 422 },
-  /** a market order larger than the order book's shown levels hold (ADR 0024) */
-  BOOK_TOO_THIN: { code: 1214, http: 422 },
   // Uploads, identity, bank accounts, deposits and withdrawals: 1300-1399
   UPLOAD_EMPTY: { code: 1301, http: 422 },
   UPLOAD_TOO_LARGE: { code: 1302, http: 413 },

@@ -45,6 +45,12 @@ export const router = createHashRouter([
           queue('deposits'),
           queue('withdrawals'),
           {
+            path: 'reconciliation',
+            ...lazyPage(() =>
+              import('@/features/reconciliation/reconciliation-page').then((m) => m.ReconciliationPage),
+            ),
+          },
+          {
             path: 'users',
             ...lazyPage(() => import('@/features/users/users-page').then((m) => m.UsersPage)),
           },

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOARD_DEPTH, isValidTick, sen, tickDown, tickUp } from '@kabuto/contract';
 import { FixedClock } from '../lib/clock.js';
-import { averagePrice, depthWithin, walkBook, type BoardLevel } from './board.js';
+import { averagePrice, depthWithin, walkBook } from './board.js';
+import type { BoardLevel } from './provider.js';
 import { referenceData } from './instruments.js';
 import { MarketSimulator } from './simulator.js';
 

@@ -1,6 +1,6 @@
 import { BOARD_DEPTH, sen, type Sen } from '@kabuto/contract';
 import type { PriceGrid } from './price-grid.js';
-import type { Quote } from './provider.js';
+import type { Board, BoardLevel, Quote } from './provider.js';
 import { dayNumber, mixKeys, Rng } from './random.js';
 
 /**
@@ -9,26 +9,6 @@ import { dayNumber, mixKeys, Rng } from './random.js';
  */
 
 export const LOT = 100;
-
-export interface BoardLevel {
-  price: Sen;
-  quantity: number;
-}
-
-export interface Board {
-  code: string;
-  last: Sen;
-  /** from the best ask upward */
-  asks: BoardLevel[];
-  /** from the best bid downward */
-  bids: BoardLevel[];
-  /** shares waiting above the last shown ask (OVER) and below the last shown bid (UNDER) */
-  over: number;
-  under: number;
-  trading_date: string;
-  time: string;
-  simulated: boolean;
-}
 
 /** What the simulated sizes are calibrated on: the stock's typical daily volume and daily volatility. */
 export interface BoardCalibration {

@@ -1,5 +1,4 @@
 import type { Sen } from '@kabuto/contract';
-import type { Board } from './board.js';
 import type { IndexId } from './instruments.js';
 import type { MarketClockMode } from './sessions.js';
 import type { ParameterBasis } from './universe.js';
@@ -130,6 +129,28 @@ export interface IndexQuote {
   prev_close: number;
   change: number;
   change_bp: number;
+  trading_date: string;
+  time: string;
+  simulated: boolean;
+}
+
+/** One price level of the order book (板): a price and the shares waiting there. */
+export interface BoardLevel {
+  price: Sen;
+  quantity: number;
+}
+
+/** The order book (ADR 0024): BOARD_DEPTH levels a side, one tick apart, within the day's limits. */
+export interface Board {
+  code: string;
+  last: Sen;
+  /** from the best ask upward */
+  asks: BoardLevel[];
+  /** from the best bid downward */
+  bids: BoardLevel[];
+  /** shares waiting above the last shown ask (OVER) and below the last shown bid (UNDER) */
+  over: number;
+  under: number;
   trading_date: string;
   time: string;
   simulated: boolean;

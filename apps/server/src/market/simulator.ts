@@ -1,7 +1,7 @@
 import { sen } from '@kabuto/contract';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { tokyoInstant, tokyoParts } from '../lib/tokyo-time.js';
-import { simulatedBoard, type Board } from './board.js';
+import { simulatedBoard } from './board.js';
 import { aggregate, AUCTION_INDEX, minuteBuckets, monthOf, toBar, weekOf, type RawBar } from './bars.js';
 import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
 import { DailyWalk, SESSIONS_PER_YEAR } from './daily-series.js';
@@ -15,6 +15,7 @@ import {
   type Bar,
   type BarPeriod,
   type BarQuery,
+  type Board,
   type IndexQuote,
   type MarketDataProvider,
   type MarketEvent,

@@ -1,10 +1,11 @@
 import { BOARD_DEPTH, sen, tickDown, tickUp, type Sen } from '@kabuto/contract';
 import type { Clock } from '../lib/clock.js';
-import type { Board, BoardLevel } from '../market/board.js';
 import { getInstrument } from '../market/instruments.js';
 import { priceLimits } from '../market/limits.js';
 import type {
   Bar,
+  Board,
+  BoardLevel,
   IndexQuote,
   MarketDataProvider,
   MarketEvent,

@@ -965,6 +965,33 @@ export const en = {
       needs: 'Needs: {{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: 'Bank',
+    branch: 'Branch',
+    pickBank: 'Choose your bank',
+    pickBranch: 'Choose the branch',
+    searchBank: 'Search by bank name, kana or bank code',
+    searchBranch: 'Search by branch name, kana or branch number',
+    noMatch: 'Nothing matches',
+    yuchoToggle: 'Enter the symbol and number (記号・番号)',
+    yuchoNote:
+      'Enter the symbol (5 digits) and number (up to 8 digits) printed on your passbook or cash card; we convert them to the branch and account number used for transfers.',
+    yuchoSymbol: 'Symbol (記号)',
+    yuchoSymbolPlaceholder: 'e.g. 10180',
+    yuchoNumber: 'Number (番号)',
+    yuchoNumberPlaceholder: 'e.g. 12345671',
+    accountType: 'Account type',
+    holderKana: 'Account holder (katakana)',
+    holderKanaPlaceholder: 'e.g. ヤマダ タロウ',
+    holderKanaNote: 'In katakana, as written in your passbook (full-width or half-width)',
+    transferKana: 'To find it on a transfer screen: {{bank}} / {{branch}}',
+    accountTypes: {
+      ordinary: 'Ordinary',
+      checking: 'Checking',
+      savings: 'Savings',
+    },
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -970,4 +970,31 @@ export const es = {
       needs: 'Requiere: {{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: 'Banco',
+    branch: 'Sucursal',
+    pickBank: 'Elija su banco',
+    pickBranch: 'Elija la sucursal',
+    searchBank: 'Busque por nombre, kana o código del banco',
+    searchBranch: 'Busque por nombre, kana o número de sucursal',
+    noMatch: 'No hay coincidencias',
+    yuchoToggle: 'Indicar símbolo y número (記号・番号)',
+    yuchoNote:
+      'Indique el símbolo (5 cifras) y el número (hasta 8 cifras) de su libreta o tarjeta; los convertimos en la sucursal y el número de cuenta para transferencias.',
+    yuchoSymbol: 'Símbolo (記号)',
+    yuchoSymbolPlaceholder: 'p. ej. 10180',
+    yuchoNumber: 'Número (番号)',
+    yuchoNumberPlaceholder: 'p. ej. 12345671',
+    accountType: 'Tipo de cuenta',
+    holderKana: 'Titular (en katakana)',
+    holderKanaPlaceholder: 'p. ej. ヤマダ タロウ',
+    holderKanaNote: 'En katakana, tal como figura en su libreta (ancho completo o medio)',
+    transferKana: 'Para buscarla en una pantalla de transferencia: {{bank}} / {{branch}}',
+    accountTypes: {
+      ordinary: 'Ordinaria',
+      checking: 'Corriente',
+      savings: 'Ahorro',
+    },
+  },
 } as const satisfies UiMessages;

@@ -977,4 +977,31 @@ export const fr = {
       needs: 'Conditions : {{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: 'Banque',
+    branch: 'Agence',
+    pickBank: 'Choisissez votre banque',
+    pickBranch: 'Choisissez l’agence',
+    searchBank: 'Cherchez par nom, kana ou code de la banque',
+    searchBranch: 'Cherchez par nom, kana ou numéro d’agence',
+    noMatch: 'Aucun résultat',
+    yuchoToggle: 'Saisir le symbole et le numéro (記号・番号)',
+    yuchoNote:
+      'Saisissez le symbole (5 chiffres) et le numéro (8 chiffres au plus) inscrits sur votre livret ou votre carte ; nous les convertissons en agence et numéro de compte pour les virements.',
+    yuchoSymbol: 'Symbole (記号)',
+    yuchoSymbolPlaceholder: 'ex. 10180',
+    yuchoNumber: 'Numéro (番号)',
+    yuchoNumberPlaceholder: 'ex. 12345671',
+    accountType: 'Type de compte',
+    holderKana: 'Titulaire (en katakana)',
+    holderKanaPlaceholder: 'ex. ヤマダ タロウ',
+    holderKanaNote: 'En katakana, comme sur votre livret (pleine ou demi-chasse)',
+    transferKana: 'Pour la trouver sur un écran de virement : {{bank}} / {{branch}}',
+    accountTypes: {
+      ordinary: 'Ordinaire',
+      checking: 'Courant',
+      savings: 'Épargne',
+    },
+  },
 } as const satisfies UiMessages;

@@ -956,4 +956,31 @@ export const ja = {
       needs: '条件: {{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: '金融機関',
+    branch: '支店',
+    pickBank: '金融機関を選択',
+    pickBranch: '支店を選択',
+    searchBank: '銀行名・カナ・金融機関コードで検索',
+    searchBranch: '支店名・カナ・店番で検索',
+    noMatch: '該当する候補がありません',
+    yuchoToggle: '記号・番号で入力する',
+    yuchoNote:
+      '通帳やキャッシュカードの記号（5桁）と番号（最大8桁）を入力してください。振込用の店名・口座番号に変換して登録します。',
+    yuchoSymbol: '記号',
+    yuchoSymbolPlaceholder: '例：10180',
+    yuchoNumber: '番号',
+    yuchoNumberPlaceholder: '例：12345671',
+    accountType: '預金種目',
+    holderKana: '口座名義（カナ）',
+    holderKanaPlaceholder: '例：ヤマダ タロウ',
+    holderKanaNote: '通帳に記載のとおりカタカナで入力してください（全角・半角どちらでも可）',
+    transferKana: '振込画面での検索用：{{bank}}／{{branch}}',
+    accountTypes: {
+      ordinary: '普通',
+      checking: '当座',
+      savings: '貯蓄',
+    },
+  },
 } as const satisfies UiMessages;

@@ -935,4 +935,31 @@ export const zhHans = {
       needs: '条件：{{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: '金融机构',
+    branch: '支行',
+    pickBank: '选择金融机构',
+    pickBranch: '选择支行',
+    searchBank: '按银行名称、片假名或金融机构代码搜索',
+    searchBranch: '按支行名称、片假名或支行编号搜索',
+    noMatch: '没有符合的结果',
+    yuchoToggle: '用记号・号码填写',
+    yuchoNote:
+      '请填写存折或提款卡上的记号（5 位）和号码（最多 8 位），我们会换算成转账用的支行和账号后登记。',
+    yuchoSymbol: '记号',
+    yuchoSymbolPlaceholder: '例：10180',
+    yuchoNumber: '号码',
+    yuchoNumberPlaceholder: '例：12345671',
+    accountType: '存款种类',
+    holderKana: '户名（片假名）',
+    holderKanaPlaceholder: '例：ヤマダ タロウ',
+    holderKanaNote: '请按存折上的写法用片假名填写（全角、半角均可）',
+    transferKana: '转账页面搜索用：{{bank}}／{{branch}}',
+    accountTypes: {
+      ordinary: '普通',
+      checking: '活期支票',
+      savings: '储蓄',
+    },
+  },
 } as const satisfies UiMessages;

@@ -933,4 +933,31 @@ export const zhHant = {
       needs: '條件：{{rules}}',
     },
   },
+  /** bank accounts by Zengin code, ゆうちょ's 記号・番号, the kana holder name (ADR 0023) */
+  banking: {
+    bank: '金融機構',
+    branch: '分行',
+    pickBank: '選擇金融機構',
+    pickBranch: '選擇分行',
+    searchBank: '以銀行名稱、片假名或金融機構代碼搜尋',
+    searchBranch: '以分行名稱、片假名或分行代號搜尋',
+    noMatch: '沒有符合的結果',
+    yuchoToggle: '以記號・號碼填寫',
+    yuchoNote:
+      '請填寫存摺或提款卡上的記號（5 位）與號碼（最多 8 位），我們會換算為匯款用的分行與帳號後登錄。',
+    yuchoSymbol: '記號',
+    yuchoSymbolPlaceholder: '例：10180',
+    yuchoNumber: '號碼',
+    yuchoNumberPlaceholder: '例：12345671',
+    accountType: '存款種類',
+    holderKana: '戶名（片假名）',
+    holderKanaPlaceholder: '例：ヤマダ タロウ',
+    holderKanaNote: '請依存摺上的寫法以片假名填寫（全形、半形皆可）',
+    transferKana: '匯款畫面搜尋用：{{bank}}／{{branch}}',
+    accountTypes: {
+      ordinary: '普通',
+      checking: '支票',
+      savings: '儲蓄',
+    },
+  },
 } as const satisfies UiMessages;

@@ -78,11 +78,11 @@ export const queueItemQuery = <K extends QueueKind>(kind: K, id: number) =>
 export function decide(
   kind: QueueKind,
   id: number,
-  decision: { approve: true } | { approve: false; reason: string },
+  decision: { approve: true; reason?: string } | { approve: false; reason: string },
 ) {
   return api.request({
     path: `/${kind}/${id}/${decision.approve ? 'approve' : 'reject'}`,
-    body: decision.approve ? {} : { reason: decision.reason },
+    body: decision.reason === undefined ? {} : { reason: decision.reason },
     schema: ZReviewOutcome,
     notify: false,
   });

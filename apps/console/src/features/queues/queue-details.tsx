@@ -115,6 +115,22 @@ export function DepositDetail({ item }: { item: QueueItem<'deposits'> }) {
         <Descriptions.Item label={t('deposit.virtualAccount')}>
           <Typography.Text code>{item.virtual_account_number}</Typography.Text>
         </Descriptions.Item>
+        <Descriptions.Item label={t('reconciliation.transfer')}>
+          {item.transfer_id === null ? (
+            <Typography.Text type="warning" data-testid="deposit-no-transfer">
+              {t('reconciliation.noTransfer')}
+            </Typography.Text>
+          ) : (
+            <Typography.Text data-testid="deposit-transfer">
+              {t('reconciliation.matchedTransfer', { id: item.transfer_id })}
+            </Typography.Text>
+          )}
+        </Descriptions.Item>
+        {item.first_approved_by !== null && (
+          <Descriptions.Item label={t('reconciliation.firstApproval')}>
+            {item.first_approved_by} · {item.first_approved_at ?? ''}
+          </Descriptions.Item>
+        )}
       </Descriptions>
       <div style={{ marginTop: 16, maxWidth: 360 }}>
         {item.proof_upload_id === null ? (

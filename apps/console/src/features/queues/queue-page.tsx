@@ -48,10 +48,12 @@ function ReviewDrawer<K extends QueueKind>({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const title = t('queue.detailTitle', { queue: t(queue.title), id });
   const data = item.data;
+  // A deposit no bank transfer matched takes a reason and two operators (ADR 0023).
+  const unmatchedDeposit = data !== undefined && 'transfer_id' in data && data.transfer_id === null;
   const secondApproval =
     data !== undefined &&
-    'needs_second_approval' in data &&
-    data.needs_second_approval &&
+    (('needs_second_approval' in data && data.needs_second_approval) || unmatchedDeposit) &&
+    'first_approved_by' in data &&
     data.first_approved_by !== null;
   return (
     <Drawer open title={title} width={720} onClose={onClose} aria-label={title} destroyOnHidden>
@@ -82,7 +84,13 @@ function ReviewDrawer<K extends QueueKind>({
           <queue.Detail item={data} />
           {data.status === 'pending' ? (
             <Card size="small" title={t('review.decision')}>
-              <ReviewActions kind={kind} id={id} secondApproval={secondApproval} onDecided={setOutcome} />
+              <ReviewActions
+                kind={kind}
+                id={id}
+                secondApproval={secondApproval}
+                approvalReason={unmatchedDeposit}
+                onDecided={setOutcome}
+              />
             </Card>
           ) : (
             <Card size="small" title={t('review.decision')}>

@@ -55,6 +55,16 @@ export const QUEUES: { [K in QueueKind]: QueueDescription<K> } = {
         render: (_, r) => yenText(r.amount, locale),
       },
       { title: t('deposit.transferDate'), key: 'date', dataIndex: 'transfer_date' },
+      {
+        title: t('reconciliation.transfer'),
+        key: 'transfer',
+        render: (_, r) =>
+          r.transfer_id !== null
+            ? t('reconciliation.matchedShort')
+            : r.first_approved_by === null
+              ? t('reconciliation.unmatchedShort')
+              : `1 / 2 (${r.first_approved_by})`,
+      },
     ],
     Detail: DepositDetail,
   },

@@ -20,12 +20,15 @@ export function ReviewActions({
   kind,
   id,
   secondApproval,
+  approvalReason = false,
   onDecided,
 }: {
   kind: QueueKind;
   id: number;
   /** the next approval is the second of two */
   secondApproval?: boolean;
+  /** an approval needs a reason (a deposit no bank transfer matched, ADR 0023) */
+  approvalReason?: boolean;
   onDecided: (outcome: Outcome) => void;
 }) {
   const { t } = useLocale();
@@ -35,7 +38,7 @@ export function ReviewActions({
   const [form] = Form.useForm<{ reason?: string }>();
 
   const mutation = useMutation({
-    mutationFn: (decision: { approve: true } | { approve: false; reason: string }) =>
+    mutationFn: (decision: { approve: true; reason?: string } | { approve: false; reason: string }) =>
       decide(kind, id, decision),
     onSuccess: (outcome) => {
       setConfirming(false);
@@ -54,6 +57,20 @@ export function ReviewActions({
       { reason: t('review.reasonLabel') },
     );
     if (body !== null) mutation.mutate({ approve: false, reason: body.reason });
+  };
+
+  const submitApprove = () => {
+    if (!approvalReason) {
+      mutation.mutate({ approve: true });
+      return;
+    }
+    const body = checkForm(
+      form,
+      ZReject,
+      { reason: form.getFieldsValue().reason ?? '' },
+      { reason: t('reconciliation.approvalReason') },
+    );
+    if (body !== null) mutation.mutate({ approve: true, reason: body.reason });
   };
 
   const refusal = mutation.isError ? (
@@ -86,15 +103,26 @@ export function ReviewActions({
         okText={t('review.approve')}
         cancelText={t('common.cancel')}
         confirmLoading={mutation.isPending}
-        onOk={() => {
-          mutation.mutate({ approve: true });
-        }}
+        onOk={submitApprove}
         onCancel={() => {
           setConfirming(false);
         }}
         destroyOnHidden
       >
         {refusal}
+        {approvalReason && (
+          <Form form={form} name={`approve-${kind}`} layout="vertical" requiredMark={false}>
+            <Alert
+              type="warning"
+              showIcon
+              message={t('reconciliation.noTransferWarning')}
+              style={{ marginBottom: 16 }}
+            />
+            <Form.Item label={t('reconciliation.approvalReason')} name="reason">
+              <Input.TextArea rows={3} maxLength={500} showCount />
+            </Form.Item>
+          </Form>
+        )}
       </Modal>
       <Modal
         open={rejecting}

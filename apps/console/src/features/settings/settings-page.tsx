@@ -313,6 +313,58 @@ function CustomerServiceForm({
   );
 }
 
+type TaxValues = { [K in keyof TSettings['tax']]: number | null };
+
+/** Tax rates (per 100,000), NISA limits and 制度信用's repayment period (ADR 0021). */
+function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boolean }) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<TaxValues>();
+  const save = useSaveSetting('tax', form);
+  useEffect(() => {
+    form.setFieldsValue(value);
+  }, [form, value]);
+  const fields = [
+    ['national_rate_pcm', t('tax.nationalRate')],
+    ['local_rate_pcm', t('tax.localRate')],
+    ['nisa_annual_growth_limit_yen', t('tax.nisaAnnual')],
+    ['nisa_lifetime_limit_yen', t('tax.nisaLifetime')],
+    ['nisa_growth_lifetime_limit_yen', t('tax.nisaGrowthLifetime')],
+    ['standard_margin_months', t('tax.standardMarginMonths')],
+  ] as const;
+  const submit = (values: TaxValues) => {
+    const body = checkForm(form, ZSettings.shape.tax, values, Object.fromEntries(fields));
+    if (body !== null) save.mutate(body);
+  };
+  return (
+    <Card title={t('tax.title')}>
+      <Typography.Paragraph type="secondary">{t('tax.pcmHelp')}</Typography.Paragraph>
+      <Form
+        form={form}
+        name="settings-tax"
+        layout="vertical"
+        disabled={!editable}
+        onFinish={submit}
+        initialValues={value}
+      >
+        <Row gutter={16}>
+          {fields.map(([name, label]) => (
+            <Col key={name} xs={24} md={12}>
+              <Form.Item label={label} name={name}>
+                <InputNumber min={0} precision={0} style={{ width: 220 }} />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
 /** The published settings: anyone may read them, administrators change them (each change is audited). */
 export function SettingsPage() {
   const { t } = useLocale();
@@ -338,6 +390,7 @@ export function SettingsPage() {
           <WithdrawalForm value={query.data.withdrawal} editable={editable} />
           <DepositForm value={query.data.deposit} editable={editable} />
           <CustomerServiceForm value={query.data.customer_service} editable={editable} />
+          <TaxForm value={query.data.tax} editable={editable} />
         </>
       )}
     </Space>

@@ -93,7 +93,7 @@ describe('market orders walk the book', () => {
     const u = await registerAndLogin(t);
     const refused = await buy(u.token, { quantity: 22_900 });
     expect(refused).toMatchObject({
-      code: 1250,
+      code: 1214,
       msg: 'This market order is larger than the order book holds (22,800 shares on the shown levels). Please reduce the quantity or use a limit order',
     });
     expect(await cash(u.token)).toBe(Y(10_000_000));

@@ -62,9 +62,9 @@ import {
  */
 
 /**
- * What filling an opening order by `fill` (its walk of the book) moves: the principal and the fee, the collateral of a margin
- * position, and the journal entry (the order's reservation released, the cost taken from cash, the fee to
- * the house).
+ * What filling an opening order by `fill` (its walk of the book, ADR 0024) moves: the principal and the fee,
+ * the collateral of a margin position, and the journal entry (the order's reservation released, the cost
+ * taken from cash, the fee to the house).
  */
 function openingFill(
   order: Pick<OrderRow, 'userId' | 'quantity' | 'leverage' | 'direction' | 'marginType' | 'reserved'>,
@@ -295,7 +295,8 @@ export async function placeOrder<T = never>(
   const fillNow = executablePrice(draft, board, open);
   if (fillNow === null && open && request.price_type === 'market') refuseThinBook(draft, board, deps.locale);
   const margin = marginRequest;
-  // What the order can cost at most: the fill price now, the limit for a long limit order, else the day's upper limit.
+  // What the order costs: the fill's principal now; if it waits, at most the limit for a long limit order,
+  // else the day's upper limit.
   const refPrice = request.direction === 'long' && limit !== null ? limit : quote.limit_up;
   const principal = fillNow?.principal ?? principalOf(refPrice, request.quantity);
   const fee = feeFor(principal, deps.fees);

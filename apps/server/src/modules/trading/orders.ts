@@ -16,8 +16,8 @@ import type { EventOutbox } from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { getInstrument } from '../../market/instruments.js';
-import { depthWithin, walkBook, type Board, type Execution } from '../../market/board.js';
-import type { MarketDataProvider, Quote } from '../../market/provider.js';
+import { depthWithin, walkBook, type Execution } from '../../market/board.js';
+import type { Board, MarketDataProvider, Quote } from '../../market/provider.js';
 
 export type { Execution } from '../../market/board.js';
 

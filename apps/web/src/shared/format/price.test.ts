@@ -5,6 +5,7 @@ import {
   formatPlainPrice,
   formatPoints,
   formatPrice,
+  formatPriceAuto,
   formatSignedPrice,
 } from './price';
 
@@ -34,5 +35,11 @@ describe('price formatting', () => {
     expect(changeClass(1)).toBe('price-rise');
     expect(changeClass(-1)).toBe('price-fall');
     expect(changeClass(0)).toBe('price-flat');
+  });
+
+  it('shows a price with the decimals it needs: whole yen, a 0.1-yen tick, an average to the sen', () => {
+    expect(formatPriceAuto(310_100, 'en')).toBe('¥3,101');
+    expect(formatPriceAuto(310_150, 'en')).toBe('¥3,101.5');
+    expect(formatPriceAuto(310_163, 'en')).toBe('¥3,101.63');
   });
 });

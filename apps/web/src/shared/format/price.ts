@@ -63,7 +63,7 @@ export function changeClass(change: number): string {
   return change > 0 ? 'price-rise' : change < 0 ? 'price-fall' : 'price-flat';
 }
 
-/** A price with the decimals it needs: one decimal only for a price off the whole yen (0.1-yen ticks). */
+/** A price with the decimals it needs: one for 0.1-yen ticks, two for an average fill price (ADR 0024). */
 export function formatPriceAuto(amount: number, locale: Locale): string {
-  return formatPrice(amount, amount % 100 === 0 ? 0 : 1, locale);
+  return formatYen(amount as Sen, locale, amount % 100 === 0 ? 0 : amount % 10 === 0 ? 1 : 2);
 }

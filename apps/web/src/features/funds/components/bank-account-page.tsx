@@ -1,9 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ERRORS, type TBankAccount } from '@kabuto/contract';
+import {
+  ACCOUNT_TYPES,
+  ERRORS,
+  YUCHO_BANK_CODE,
+  type TAccountType,
+  type TBankAccount,
+  type TZenginEntry,
+} from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd-mobile';
+import { Button, Switch } from 'antd-mobile';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useController, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldIssuesOf, isApiError } from '@kabuto/client/api-error';
 import { applyServerIssues } from '@kabuto/client/server-issues';
@@ -13,6 +20,7 @@ import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireVerified } from '@/shared/ui/require-verified';
+import { Segmented } from '@/shared/ui/segmented';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess, showToast } from '@/shared/ui/toast';
 import {
@@ -27,6 +35,7 @@ import { AuthImage } from './auth-image';
 import { PasswordPrompt } from './password-prompt';
 import { PhotoUpload } from './photo-upload';
 import { ReviewStatus } from './review-status';
+import { ZenginPicker } from './zengin-picker';
 
 /** /subPackages/bankAccount/bankAccount: the user's own-name accounts for withdrawals; add or change one. */
 export function BankAccountPage() {
@@ -82,7 +91,9 @@ function BankAccounts() {
                 </div>
                 <div>
                   <dt>{t('bankAccount.accountNumber')}</dt>
-                  <dd>{account.account_number}</dd>
+                  <dd>
+                    {t(`banking.accountTypes.${account.account_type}`)} {account.account_number}
+                  </dd>
                 </div>
                 <div>
                   <dt>{t('bankAccount.holderName')}</dt>
@@ -141,15 +152,26 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
   const [imageId, setImageId] = useState('');
   const [pending, setPending] = useState<BankAccountFormOutput | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [bank, setBank] = useState<TZenginEntry | null>(null);
+  const [branch, setBranch] = useState<TZenginEntry | null>(null);
+  const [yucho, setYucho] = useState(false);
   const form = useForm<BankAccountFormInput, unknown, BankAccountFormOutput>({
     resolver: zodResolver(bankAccountFormSchema),
+    // A field that is not shown (branch and number, or ゆうちょ's 記号・番号) is not sent.
+    shouldUnregister: true,
     defaultValues: {
-      holder_name: replaces?.holder_name ?? verifiedName ?? '',
+      holder_name: replaces?.holder_name ?? '',
+      bank_code: '',
+      branch_code: '',
+      account_type: 'ordinary',
       account_number: '',
-      bank_code: replaces?.bank_code ?? '',
-      branch_code: replaces?.branch_number ?? '',
     },
   });
+  const bankField = useController({ control: form.control, name: 'bank_code' });
+  const typeField = useController({ control: form.control, name: 'account_type' });
+  const symbol = useWatch({ control: form.control, name: 'yucho.symbol' }) ?? '';
+  const isYucho = bank?.code === YUCHO_BANK_CODE;
+  const byPassbook = isYucho && yucho;
   const onSubmit = form.handleSubmit((values) => {
     setPasswordError(null);
     setPending(values);
@@ -182,9 +204,13 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
             form.setError('holder_name', { type: 'server', message: error.msg }, { shouldFocus: true });
             return;
           }
+          if (error.code === ERRORS.YUCHO_NUMBER_INVALID.code) {
+            form.setError('yucho.number', { type: 'server', message: error.msg });
+            return;
+          }
           applyServerIssues(
             error,
-            ['holder_name', 'account_number', 'bank_code', 'branch_code'],
+            ['holder_name', 'account_number', 'bank_code', 'branch_code', 'account_type'],
             form.setError,
           );
           showToast(error.msg, 2000);
@@ -209,38 +235,88 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
             ? t('bankAccount.holderRule')
             : t('bankAccount.holderRuleNamed', { name: verifiedName })}
         </p>
+        <ZenginPicker
+          kind="bank"
+          value={bank}
+          error={bankField.fieldState.error?.message}
+          onChange={(entry) => {
+            setBank(entry);
+            setBranch(null);
+            setYucho(entry.code === YUCHO_BANK_CODE);
+            bankField.field.onChange(entry.code);
+          }}
+        />
+        {isYucho && (
+          <div className="zengin-yucho">
+            <span id="yucho-switch-label">{t('banking.yuchoToggle')}</span>
+            <Switch
+              checked={yucho}
+              onChange={setYucho}
+              aria-labelledby="yucho-switch-label"
+              data-testid="yucho-toggle"
+            />
+          </div>
+        )}
+        {byPassbook ? (
+          <>
+            <p className="funds-note">{t('banking.yuchoNote')}</p>
+            <TextField
+              control={form.control}
+              name="yucho.symbol"
+              label={t('banking.yuchoSymbol')}
+              placeholder={t('banking.yuchoSymbolPlaceholder')}
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={5}
+            />
+            <TextField
+              control={form.control}
+              name="yucho.number"
+              label={t('banking.yuchoNumber')}
+              placeholder={t('banking.yuchoNumberPlaceholder')}
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={8}
+            />
+          </>
+        ) : (
+          <>
+            <BranchField
+              control={form.control}
+              bankCode={bank?.code ?? ''}
+              value={branch}
+              onChange={setBranch}
+            />
+            <TextField
+              control={form.control}
+              name="account_number"
+              label={t('bankAccount.accountNumber')}
+              placeholder={t('bankAccount.accountNumberPlaceholder')}
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={7}
+            />
+          </>
+        )}
+        {!(byPassbook && symbol.startsWith('0')) && (
+          <Segmented<TAccountType>
+            label={t('banking.accountType')}
+            value={typeField.field.value ?? 'ordinary'}
+            options={ACCOUNT_TYPES.filter((type) => !byPassbook || type !== 'checking').map((type) => ({
+              value: type,
+              label: t(`banking.accountTypes.${type}`),
+            }))}
+            onChange={typeField.field.onChange}
+            testId="account-type"
+          />
+        )}
         <TextField
           control={form.control}
           name="holder_name"
-          label={t('bankAccount.holderName')}
-          placeholder={t('bankAccount.holderNamePlaceholder')}
+          label={t('banking.holderKana')}
+          placeholder={t('banking.holderKanaPlaceholder')}
           maxLength={60}
-        />
-        <TextField
-          control={form.control}
-          name="account_number"
-          label={t('bankAccount.accountNumber')}
-          placeholder={t('bankAccount.accountNumberPlaceholder')}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={7}
-        />
-        <TextField
-          control={form.control}
-          name="bank_code"
-          label={t('bankAccount.bankName')}
-          placeholder={t('bankAccount.bankNamePlaceholder')}
-          inputMode="numeric"
-          maxLength={4}
-        />
-        <TextField
-          control={form.control}
-          name="branch_code"
-          label={t('bankAccount.branchNumber')}
-          placeholder={t('bankAccount.branchNumberPlaceholder')}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={3}
+          extra={<small className="funds-note">{t('banking.holderKanaNote')}</small>}
         />
         <PhotoUpload
           label={t('bankAccount.image')}
@@ -267,5 +343,33 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
         }}
       />
     </>
+  );
+}
+
+/** The branch picker, bound to `branch_code` (unregistered when ゆうちょ's 記号・番号 replace it). */
+function BranchField({
+  control,
+  bankCode,
+  value,
+  onChange,
+}: {
+  control: Control<BankAccountFormInput, unknown, BankAccountFormOutput>;
+  bankCode: string;
+  value: TZenginEntry | null;
+  onChange: (entry: TZenginEntry) => void;
+}) {
+  const field = useController({ control, name: 'branch_code' });
+  return (
+    <ZenginPicker
+      kind="branch"
+      bankCode={bankCode}
+      value={value}
+      disabled={bankCode === ''}
+      error={field.fieldState.error?.message}
+      onChange={(entry) => {
+        onChange(entry);
+        field.field.onChange(entry.code);
+      }}
+    />
   );
 }

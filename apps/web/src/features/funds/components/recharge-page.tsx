@@ -79,25 +79,48 @@ function Recharge() {
 function VirtualAccount({ account }: { account: TDepositAccount }) {
   const { t } = useTranslation();
   const rows: [string, string, string][] = [
-    ['bank', t('recharge.bankName'), account.bank_name],
+    [
+      'bank',
+      t('recharge.bankName'),
+      account.bank_code === null ? account.bank_name : `${account.bank_name} (${account.bank_code})`,
+    ],
     ['branch', t('recharge.branch'), `${account.branch_name} (${account.branch_number})`],
     ['type', t('recharge.accountType'), t(`recharge.accountTypes.${account.account_type}`)],
     ['number', t('recharge.accountNumber'), account.account_number],
-    ['holder', t('recharge.holder'), account.holder],
+    ['holder', t('recharge.holder'), account.holder_kana ?? account.holder],
   ];
+  // What a Japanese bank's transfer screen searches by: the Zengin kana of bank and branch.
+  const kana =
+    account.bank_kana === null
+      ? null
+      : t('banking.transferKana', { bank: account.bank_kana, branch: account.branch_kana ?? '' });
   return (
     <section className="funds-card" aria-labelledby="virtual-account-title" data-testid="virtual-account">
       <h2 id="virtual-account-title" className="funds-heading">
         {t('recharge.accountTitle')}
       </h2>
       <p className="funds-note">{t('recharge.accountIntro')}</p>
+      {kana !== null && (
+        <p className="funds-note" data-testid="virtual-account-kana">
+          {kana}
+        </p>
+      )}
       <dl className="funds-details">
         {rows.map(([key, label, value]) => (
           <div key={key} className="funds-details__copy">
             <dt>{label}</dt>
             <dd data-testid={`virtual-account-${key}`}>{value}</dd>
             {key !== 'type' && (
-              <CopyButton value={key === 'branch' ? account.branch_number : value} label={label} />
+              <CopyButton
+                value={
+                  key === 'branch'
+                    ? account.branch_number
+                    : key === 'bank'
+                      ? (account.bank_code ?? account.bank_name)
+                      : value
+                }
+                label={label}
+              />
             )}
           </div>
         ))}

@@ -432,7 +432,6 @@ function createOverlays(
       macd: line('#1c7ed6', pane, { title: 'MACD' }),
       signal: line('#f08c00', pane, { title: 'Signal' }),
     };
-    chart.panes()[pane]?.setHeight(INDICATOR_PANE_PX);
     pane += 1;
   }
   if (on.rsi) {
@@ -451,7 +450,10 @@ function createOverlays(
       lineStyle: LineStyle.Dashed,
       axisLabelVisible: false,
     });
-    chart.panes()[pane]?.setHeight(INDICATOR_PANE_PX);
   }
+  // the panes share the chart's height in these proportions (the chart grows with its panes)
+  chart.panes().forEach((p, i) => {
+    p.setStretchFactor(i === 0 ? PRICE_PANE_PX : INDICATOR_PANE_PX);
+  });
   return out;
 }

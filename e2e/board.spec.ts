@@ -1,0 +1,73 @@
+import { expect, test, type Page } from '@playwright/test';
+import { route, useLanguage } from './support/app.js';
+
+/**
+ * The stock page's order book (板) and chart indicators against the built server (MARKET_CLOCK=always-open):
+ * a live book of ten levels a side whose prices move, and MACD and RSI panes toggled from the indicator menu,
+ * the choice surviving a reload. In Japanese and in English, at 390×844.
+ */
+const CASES = [
+  {
+    lang: 'jp',
+    title: '板（気配）',
+    askSize: '売気配株数',
+    bidSize: '買気配株数',
+    menu: '指標',
+    macd: /MACD/,
+    rsi: /RSI/,
+  },
+  {
+    lang: 'en',
+    title: 'Order book',
+    askSize: 'Ask size',
+    bidSize: 'Bid size',
+    menu: 'Indicators',
+    macd: /MACD/,
+    rsi: /RSI/,
+  },
+] as const;
+
+const priceColumn = (page: Page) => page.getByTestId('order-book').locator('tbody th').allTextContents();
+
+for (const c of CASES) {
+  test(`the live order book and the indicator panes (${c.lang})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await useLanguage(page, c.lang);
+    await page.goto(route('/subPackages/index/gupiaoDetail/gupiaoDetail?code=7203'));
+
+    const book = page.getByRole('region', { name: c.title });
+    await expect(book).toBeVisible();
+    await expect(book.getByRole('columnheader', { name: c.askSize })).toBeVisible();
+    await expect(book.getByRole('columnheader', { name: c.bidSize })).toBeVisible();
+    await expect(book.getByTestId('board-ask')).toHaveCount(10);
+    await expect(book.getByTestId('board-bid')).toHaveCount(10);
+    await expect(book.getByTestId('board-over')).toContainText('OVER');
+    await expect(book.getByTestId('board-under')).toContainText('UNDER');
+    // the touch: the best ask is the last ask row, the best bid the first bid row, one tick apart or more
+    await expect(book.locator('.order-book__row--touch')).toHaveCount(2);
+
+    // live: the prices move without a reload (the simulated market ticks every few seconds)
+    const before = (await priceColumn(page)).join('|');
+    await expect.poll(async () => (await priceColumn(page)).join('|'), { timeout: 90_000 }).not.toBe(before);
+
+    // indicators: MACD and RSI each add a pane under the prices; the choice is remembered
+    const chart = page.getByTestId('stock-chart');
+    await expect(chart.locator('canvas').first()).toBeAttached();
+    await expect(chart).toHaveAttribute('data-panes', '1');
+    await page.getByRole('button', { name: c.menu }).click();
+    await page.getByRole('checkbox', { name: c.macd }).check();
+    await page.getByRole('checkbox', { name: c.rsi }).check();
+    await expect(chart).toHaveAttribute('data-indicators', /macd rsi/);
+    await expect(chart).toHaveAttribute('data-panes', '3');
+
+    await page.reload();
+    const again = page.getByTestId('stock-chart');
+    await expect(again).toHaveAttribute('data-panes', '3');
+    await expect(again).toHaveAttribute('data-indicators', /macd rsi/);
+    await page.getByRole('button', { name: c.menu }).click();
+    await expect(page.getByRole('checkbox', { name: c.macd })).toBeChecked();
+    await page.getByRole('checkbox', { name: c.macd }).uncheck();
+    await page.getByRole('checkbox', { name: c.rsi }).uncheck();
+    await expect(again).toHaveAttribute('data-panes', '1');
+  });
+}
