@@ -50,7 +50,7 @@ test('signals with their rules, then a quick order that shows up in the position
   await expect(page.locator('.ai-trade')).not.toContainText(/recommend|buy now|guarantee|win rate/i);
 
   // Logged out: a login prompt instead of the order form.
-  await expect(page.getByText('Log in to place orders and see your positions.')).toBeVisible();
+  await expect(page.getByText('Log in to place orders and see your holdings.')).toBeVisible();
   await expect(page.getByRole('form', { name: 'Quick order' })).toHaveCount(0);
 
   // A fresh user (empty watchlist: the same top stocks) places a quick market order for 100 shares.
@@ -59,18 +59,25 @@ test('signals with their rules, then a quick order that shows up in the position
   const form = page.getByRole('form', { name: 'Quick order' });
   await expect(form).toBeVisible();
   await expect(page.getByTestId('ai-fee-schedule')).toContainText('Commission: ¥0 (published fee schedule)');
-  await expect(page.getByText('You hold no positions.')).toBeVisible();
+  await expect(page.getByText('You hold no shares or margin positions.')).toBeVisible();
 
   const picker = form.getByLabel('Stock', { exact: true });
   const code = await picker.inputValue();
   expect(code).toMatch(/^[0-9][0-9A-Z]{3}$/);
-  await expect(form.getByRole('radio', { name: 'Buy up (long)' })).toHaveAttribute('aria-checked', 'true');
+  // The ticket starts from the least risky choice: a cash buy of one lot.
+  await expect(form.getByRole('radio', { name: 'Cash', exact: true })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await expect(form.getByRole('radio', { name: 'Margin', exact: true })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
   await expect(form.getByRole('radio', { name: 'Market' })).toHaveAttribute('aria-checked', 'true');
-  await expect(form.getByRole('radio', { name: '1x (cash)' })).toHaveAttribute('aria-checked', 'true');
   await expect(form.getByLabel('Quantity', { exact: true })).toHaveValue('100');
   await expect(form.getByTestId('ai-fig-fee')).toHaveText('¥0');
 
-  await form.getByRole('button', { name: 'Open long' }).click();
+  await form.getByRole('button', { name: 'Review order: Buy' }).click();
   const confirm = page.getByRole('dialog');
   await expect(confirm.getByText('Confirm your order')).toBeVisible();
   await expect(confirm.getByTestId('order-confirm')).toContainText('100 shares');

@@ -33,8 +33,8 @@ test('apply on PTS at market and with a limit, then cancel the waiting applicati
   await expect(form).toBeVisible();
   await expect(form.getByTestId('pts-form-stock')).toContainText(code);
   // Cash buys only: no direction, no leverage.
-  await expect(form.getByRole('radio', { name: '1x (cash)' })).toHaveCount(0);
-  await expect(form.getByRole('radio', { name: 'Buy down (short)' })).toHaveCount(0);
+  await expect(form.getByRole('radio', { name: 'Margin', exact: true })).toHaveCount(0);
+  await expect(form.getByRole('radio', { name: 'Short sell' })).toHaveCount(0);
   await expect(form.getByLabel('Quantity', { exact: true })).toHaveValue('100');
 
   // 100 shares at market.

@@ -29,9 +29,11 @@ test('buy at market, close half, read the ledger, download and verify the statem
   await expect(form).toBeVisible();
   await expect(page.getByText('Commission: ¥0 (published fee schedule)')).toBeVisible();
   await expect(page.getByText(/Prices are simulated/)).toBeVisible();
-  await expect(form.getByRole('radio', { name: 'Buy up (long)' })).toHaveAttribute('aria-checked', 'true');
+  await expect(form.getByRole('radio', { name: 'Cash', exact: true })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
   await expect(form.getByRole('radio', { name: 'Market' })).toHaveAttribute('aria-checked', 'true');
-  await expect(form.getByRole('radio', { name: '1x (cash)' })).toHaveAttribute('aria-checked', 'true');
 
   // 100 → 200 shares with the stepper; the figures follow.
   await form.getByRole('button', { name: 'Add 100 shares' }).click();
@@ -41,7 +43,7 @@ test('buy at market, close half, read the ledger, download and verify the statem
   expect(principal).toBeGreaterThan(0);
 
   // Confirm dialog → place the order.
-  await form.getByRole('button', { name: 'Open long' }).click();
+  await form.getByRole('button', { name: 'Review order: Buy' }).click();
   const confirm = page.getByRole('dialog');
   await expect(confirm.getByText('Confirm your order')).toBeVisible();
   await expect(confirm.getByTestId('order-confirm')).toContainText('200 shares');
@@ -53,28 +55,29 @@ test('buy at market, close half, read the ledger, download and verify the statem
   ).toBeVisible();
 
   // The holding tab shows the position (the fill arrives as a user event; no reload).
-  await form.getByRole('link', { name: /Orders and positions/ }).click();
+  await form.getByRole('link', { name: /Orders and holdings/ }).click();
   await expect(page).toHaveURL(/#\/subPackages\/order\/order/);
   const holding = page.getByTestId('holding-card').filter({ has: page.getByText('7203') });
   await expect(holding.getByTestId('holding-quantity')).toHaveText('200', { timeout: 15_000 });
   await expect(holding.getByText('Cash')).toBeVisible();
 
   // Close half at market.
-  await holding.getByRole('button', { name: 'Close', exact: true }).click();
-  const closeForm = page.getByRole('form', { name: 'Close position' });
+  // A cash holding is sold (現物売), not "closed".
+  await holding.getByRole('button', { name: 'Sell', exact: true }).click();
+  const closeForm = page.getByRole('form', { name: 'Sell' });
   await expect(closeForm).toBeVisible();
-  await closeForm.getByLabel('Shares to close').fill('100');
-  await closeForm.getByRole('button', { name: 'Close position' }).click();
-  const closeConfirm = page.getByRole('dialog').filter({ hasText: 'Confirm the close' });
+  await closeForm.getByLabel('Shares', { exact: true }).fill('100');
+  await closeForm.getByRole('button', { name: 'Place order' }).click();
+  const closeConfirm = page.getByRole('dialog').filter({ hasText: 'Confirm the order' });
   await expect(closeConfirm).toBeVisible();
-  await closeConfirm.getByRole('button', { name: 'Close position' }).click();
+  await closeConfirm.getByRole('button', { name: 'Place order' }).click();
   await expect(
-    page.getByText(/Close order placed: No\. \S+|Order filled: TOYOTA.* 100 shares at ¥[\d,.]+/).first(),
+    page.getByText(/Order placed: No\. \S+|Order filled: TOYOTA.* 100 shares at ¥[\d,.]+/).first(),
   ).toBeVisible();
 
   // Holding keeps 100; the closed tab shows the closed 100 with a realized P&L.
   await expect(holding.getByTestId('holding-quantity')).toHaveText('100', { timeout: 15_000 });
-  await page.getByRole('tab', { name: 'Closed' }).click();
+  await page.getByRole('tab', { name: 'Sold / closed' }).click();
   const closed = page.getByTestId('closed-card').filter({ has: page.getByText('7203') });
   await expect(closed.getByTestId('closed-quantity')).toHaveText('100');
   await expect(closed.getByTestId('closed-pl')).toHaveText(/¥/);
@@ -82,9 +85,9 @@ test('buy at market, close half, read the ledger, download and verify the statem
   // The transaction log has the trades, and its cash balance is the available balance.
   await page.goto(route(LOG));
   // One movement per order: the purchase and the sale, executed; the demo cash once.
-  const purchase = page.getByTestId('movement').filter({ hasText: 'Purchase' }).first();
+  const purchase = page.getByTestId('movement').filter({ hasText: 'Buy' }).first();
   await expect(purchase.getByTestId('movement-state')).toHaveText('Executed');
-  await expect(page.getByTestId('movement').filter({ hasText: 'Sale' }).first()).toBeVisible();
+  await expect(page.getByTestId('movement').filter({ hasText: 'Sell' }).first()).toBeVisible();
   await expect(page.locator('[data-testid="movement"][data-kind="demo_funding"]')).toHaveCount(1);
   const ledgerCash = (await page.getByTestId('ledger-cash-balance').textContent()) ?? '';
   expect(ledgerCash).toMatch(/¥/);

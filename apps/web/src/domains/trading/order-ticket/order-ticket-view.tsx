@@ -272,7 +272,7 @@ function TicketFieldControl({
               })}
             </p>
           )}
-          {ticket.margin && <p className="order-form__note">{t('ticket.nisaNoMargin')}</p>}
+          {ticket.nisaHidden && <p className="order-form__note">{t('ticket.nisaNoMargin')}</p>}
         </>
       );
     case 'collateralRate':

@@ -373,6 +373,7 @@ describe('order ticket hook: the least risky start, margin fields and accounts (
     expect(result.current.leverage).toBe(1);
     expect(result.current.accounts).toEqual(['specific']);
     expect(result.current.account).toBe('specific');
+    expect(result.current.nisaHidden).toBe(true);
     const fields = result.current.fields;
     expect(fields).toEqual([
       'kind',

@@ -260,6 +260,8 @@ export function useOrderTicket({
     setDirection,
     account,
     accounts,
+    /** NISA is held but not offered (a margin ticket): the ticket says why */
+    nisaHidden: kind === 'margin' && (brokerage?.accounts ?? []).includes('nisa'),
     chooseAccount: (next: TaxAccount) => {
       setAccount(next);
       clearServerErrors();
