@@ -84,7 +84,8 @@ describe('cash trading', () => {
       quantity: 200,
     });
     expect(sell.data).toMatchObject({ status: 'filled', side: 'sell', fill_price: Y(3199) });
-    expect((await info(u.token)).available_balance).toBe(Y(10_000_000 - 620_200 + 639_800));
+    // 特定口座 源泉徴収あり (ADR 0021) withholds 20.315% of the ¥19,600 gain: ¥3,001 income tax + ¥980 local tax
+    expect((await info(u.token)).available_balance).toBe(Y(10_000_000 - 620_200 + 639_800 - 3_981));
     const [closed] = await positions(u.token, 'closed');
     expect(closed).toMatchObject({ quantity: 200, close_price: Y(3199), realized_pl: Y(19_600) });
     expect(await positions(u.token, 'holding')).toEqual([]);
@@ -248,7 +249,11 @@ describe('margin', () => {
       price_type: 'market',
       quantity: 300,
     });
-    expect(await info(u.token)).toMatchObject({ available_balance: Y(10_000_000 + 59_400), used_funds: 0 });
+    // less the tax withheld on the ¥59,400 gain in 特定口座: ¥9,097 income tax + ¥2,970 local tax
+    expect(await info(u.token)).toMatchObject({
+      available_balance: Y(10_000_000 + 59_400 - 12_067),
+      used_funds: 0,
+    });
   });
 
   it('opens a short at the bid and pays the profit when the price falls', async () => {
@@ -265,7 +270,8 @@ describe('margin', () => {
     });
     const [closed] = await positions(u.token, 'closed');
     expect(closed).toMatchObject({ close_price: Y(3011), realized_pl: Y(17_600) });
-    expect((await info(u.token)).available_balance).toBe(Y(10_000_000 + 17_600));
+    // less the tax withheld on the ¥17,600 gain in 特定口座: ¥2,695 income tax + ¥880 local tax
+    expect((await info(u.token)).available_balance).toBe(Y(10_000_000 + 17_600 - 3_575));
   });
 
   it('opens a 信用新規買 at a 100% collateral rate (leverage 1, 制度信用) as margin, and repays it as margin', async () => {
