@@ -5,7 +5,7 @@ import { brokerageAccounts, orders, positions } from './db/schema.js';
 import { FixedClock } from './lib/clock.js';
 import { getInstrument } from './market/instruments.js';
 import { priceLimits } from './market/limits.js';
-import type { MarketDataProvider, Quote } from './market/provider.js';
+import type { Board, MarketDataProvider, Quote } from './market/provider.js';
 import { closePosition } from './modules/trading/close.js';
 import { placeOrder } from './modules/trading/open.js';
 import type { Outbox } from './modules/trading/orders.js';
@@ -65,9 +65,28 @@ function pastMarket(
           time: clock.now().toISOString(),
           simulated: true,
         };
+  // The past's book: deep at the quote's bid and ask, so that each past order fills whole at the touch (the
+  // live book, at today's price, is not the past's).
+  const board = (c: string): Board | undefined => {
+    const q = quote(c);
+    return q === undefined
+      ? undefined
+      : {
+          code,
+          last,
+          asks: [{ price: q.ask, quantity: 1_000_000 }],
+          bids: [{ price: q.bid, quantity: 1_000_000 }],
+          over: 0,
+          under: 0,
+          trading_date: q.trading_date,
+          time: q.time,
+          simulated: true,
+        };
+  };
   return Object.assign(Object.create(live) as MarketDataProvider, {
     clockMode: 'tokyo' as const,
     quote,
+    board,
     quotes: (codes: readonly string[]) => codes.flatMap((c) => quote(c) ?? []),
   });
 }

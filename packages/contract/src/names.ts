@@ -12,8 +12,9 @@ function foldName(name: string): string {
     .replace(/[\u309b\uff9e]/gu, '\u3099')
     .replace(/[\u309c\uff9f]/gu, '\u309a')
     .normalize('NFKC')
-    .normalize('NFC')
-    .toUpperCase();
+    .toUpperCase()
+    // upper case can decompose (ῒ → Ϊ̀): composed again, so that folding twice changes nothing
+    .normalize('NFC');
   let out = '';
   let previous = '';
   for (const ch of composed) {

@@ -23,6 +23,7 @@ const PUBLIC = new Set([
   'GET /api/market/search',
   'GET /api/market/stock',
   'GET /api/market/bars',
+  'GET /api/market/board',
   'GET /api/trade/rules',
   // The published customer-service channels, and the console's sign-in (console routes take an operator's
   // bearer token, so a user's `token` header is refused there as well).

@@ -21,7 +21,7 @@ const post = (url: string, headers: Headers, payload: object) =>
   t.app.inject({ method: 'POST', url: `${url}?lang=en`, headers, payload });
 
 /** Test setup: the reading of the name that account opening records (full-width katakana). */
-async function setReading(userId: number, kana: string) {
+async function setReading(userId: number, kana: string | null) {
   await t.database.db
     .update(identityVerifications)
     .set({ fullNameKana: kana })
@@ -175,6 +175,7 @@ describe('registering a bank account', () => {
 
   it('without a reading (verified before account opening asked for it) compares with the verified name', async () => {
     const u = await registerAndLogin(t);
+    await setReading(u.userId, null);
     expect(body(await post('/api/bank-accounts', { token: u.token }, account(u.password))).code).toBe(1321);
     const ok = await post(
       '/api/bank-accounts',

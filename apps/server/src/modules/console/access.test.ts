@@ -25,6 +25,8 @@ const CONSOLE_ROUTES = [
   'GET /api/console/identity/{id}',
   'POST /api/console/identity/{id}/approve',
   'POST /api/console/identity/{id}/reject',
+  // the applicant's My Number, revealed with a reason and audited each time (ADR 0022)
+  'POST /api/console/identity/{id}/my-number',
   'GET /api/console/bank-accounts',
   'GET /api/console/bank-accounts/{id}',
   'POST /api/console/bank-accounts/{id}/approve',
@@ -51,6 +53,7 @@ const CONSOLE_ROUTES = [
   'PUT /api/console/settings/deposit',
   'PUT /api/console/settings/customer_service',
   'PUT /api/console/settings/tax',
+  'PUT /api/console/settings/opening',
   'GET /api/console/invitation-codes',
   'POST /api/console/invitation-codes',
   'POST /api/console/invitation-codes/{code}/deactivate',
