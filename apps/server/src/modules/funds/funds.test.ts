@@ -112,7 +112,7 @@ async function readyToWithdraw(reviewer: Headers) {
   const u = await registerAndLogin(t);
   await setTxnPassword(u.token, u.password);
   // The holder is written in katakana, as banks write it, and must match the reading given at account opening
-  // (ヤマダ　タロウ for 山田 太郎): the kanji name alone does not match it.
+  // (ヤマダ タロウ for 山田 太郎): the kanji name alone does not match it.
   const kanji = await post('/api/bank-accounts', as(u.token), {
     holder_name: '山田太郎',
     account_number: '1234567',
