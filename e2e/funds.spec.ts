@@ -162,7 +162,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     // ---------------------------------------------------------------- bank account in the user's own name
     await page.goto(route(BANK));
     await page.getByRole('button', { name: 'Add a bank account' }).click();
-    await expect(page.getByTestId('holder-rule')).toContainText('山田 太郎');
+    await expect(page.getByTestId('holder-rule')).toContainText('ヤマダ');
     await addBankAccount(page, 'Suzuki Ichiro');
     const holderError = page
       .getByRole('form', { name: 'Add a bank account' })

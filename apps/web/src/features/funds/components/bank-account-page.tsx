@@ -147,7 +147,10 @@ function BankAccountForm({ replaces, onDone }: { replaces: TBankAccount | null; 
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
-  const verifiedName = useQuery(identityQuery(userId, token)).data?.full_name ?? null;
+  // The holder must match the reading given at account opening (katakana, as banks write names); a customer
+  // verified before the application asked for it is matched with the verified name (ADR 0023).
+  const identity = useQuery(identityQuery(userId, token)).data;
+  const verifiedName = identity?.application?.full_name_kana ?? identity?.full_name ?? null;
   const mutation = useAddBankAccount();
   const [imageId, setImageId] = useState('');
   const [pending, setPending] = useState<BankAccountFormOutput | null>(null);
