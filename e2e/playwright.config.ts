@@ -57,6 +57,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       DEMO_MODE: 'true',
       MARKET_CLOCK: 'always-open',
+      // POST /api/clock/advance: flows that must pass a close, a drawing time or a due date move the clock
+      CLOCK_CONTROL: 'true',
       SESSION_IDLE_MINUTES: '30',
       // the seeded administrator's one-time password (support/operator-api.ts changes it at first use)
       CONSOLE_ADMIN_PASSWORD: 'e2e-admin-once-2026',

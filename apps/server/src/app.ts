@@ -20,7 +20,7 @@ import {
 import { APP_VERSION, ERRORS, localeOf, translate, yen, type FeeSchedule } from '@kabuto/contract';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/types.js';
-import type { Clock } from './lib/clock.js';
+import { isMovable, type Clock } from './lib/clock.js';
 import { DevSmsSender, type SmsSender } from './lib/sms.js';
 import { randomBytes } from 'node:crypto';
 import { isBusinessDay } from './market/calendar.js';
@@ -28,6 +28,7 @@ import type { MarketDataProvider } from './market/provider.js';
 import { MarketSimulator } from './market/simulator.js';
 import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
+import { clockRoutes } from './modules/jobs/clock-routes.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
@@ -250,7 +251,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     images: { maxSide: config.UPLOAD_MAX_SIDE, thumbnailSide: config.UPLOAD_THUMBNAIL_SIDE },
     myNumberKey: loadMyNumberKey(config),
   } satisfies AppContext);
-  realtime.runWhileLeader(new Matcher(app, config.MATCH_INTERVAL_MS));
+  const matcher = new Matcher(app, config.MATCH_INTERVAL_MS);
+  realtime.runWhileLeader(matcher);
 
   let stopHearingRevocations: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
@@ -331,6 +333,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
       await api.register(openingConsoleRoutes, { prefix: '/console' });
+      if (config.CLOCK_CONTROL && isMovable(options.clock)) {
+        await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
+      }
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

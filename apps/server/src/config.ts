@@ -30,6 +30,11 @@ export const ZConfig = z.object({
   DEPOSIT_URL: z.url().optional(),
   /** Demo mode seeds a demo user, campaign invitation code and demo cash. */
   DEMO_MODE: boolish.default(true),
+  /**
+   * Lets POST /api/clock/advance move this server's clock forward and run the scheduled jobs at once (end-to-end
+   * tests and demos that must pass a close, a drawing time or a due date). Off by default; never in production.
+   */
+  CLOCK_CONTROL: boolish.default(false),
   /** Demo cash credited to each new account in demo mode (a visible journal entry), in yen. */
   DEMO_CASH_YEN: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000_000),
   /** Where the built web app lives (served at /japan1/). */

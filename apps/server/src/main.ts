@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
-import { systemClock } from './lib/clock.js';
+import { OffsetClock, systemClock } from './lib/clock.js';
 import { seedDemo } from './seed.js';
 import { BOOTSTRAP_ADMIN, ensureBootstrapAdmin } from './modules/console/operators.js';
 
@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   });
   await database.migrate();
 
-  const app = await buildApp({ config, database, clock: systemClock });
+  const app = await buildApp({
+    config,
+    database,
+    clock: config.CLOCK_CONTROL ? new OffsetClock() : systemClock,
+  });
   const seed = config.DEMO_MODE
     ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads, app.ctx.myNumberKey, {
         market: app.ctx.market,

@@ -678,3 +678,22 @@ export const bankTransfers = pgTable(
     index('bank_transfers_status_idx').on(t.status, t.id),
   ],
 );
+
+/**
+ * One run of a scheduled job (NAV strike, dividend payment, loan accrual, IPO draw...) for one key (a
+ * business date, an offering): the row is written in the transaction that does the job's work, so a job
+ * runs exactly once per key across any number of processes, and a process killed mid-run leaves no row and
+ * the next pass runs it again (modules/jobs/run-once.ts).
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    runKey: text('run_key').notNull(),
+    /** what the run did (counts, totals), for operators and tests */
+    summary: jsonb('summary').$type<Record<string, unknown>>().notNull().default({}),
+    doneAt: timestamp('done_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.runKey] })],
+);

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Outbox, TradingDeps } from '../trading/orders.js';
+
+/**
+ * A job the leader process runs on every matcher pass (modules/trading/matcher.ts): it looks at the clock,
+ * decides which keys are due (a business date whose close has passed, an offering whose drawing time has
+ * come...) and runs each through runOnce, so that running it on every pass, in two processes, or again after
+ * a restart changes nothing. It answers the events to push to users.
+ */
+export interface ScheduledJob {
+  /** the job's name in job_runs and in logs */
+  name: string;
+  run(app: FastifyInstance, deps: TradingDeps): Promise<Outbox>;
+}
+
+/**
+ * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
+ */
+export const SCHEDULED_JOBS: ScheduledJob[] = [];
+
+/** Runs every scheduled job once; a failing job is logged and does not stop the others. */
+export async function runScheduledJobs(
+  app: FastifyInstance,
+  deps: TradingDeps,
+  jobs: readonly ScheduledJob[] = SCHEDULED_JOBS,
+): Promise<Outbox> {
+  const outbox: Outbox = [];
+  for (const job of jobs) {
+    try {
+      outbox.push(...(await job.run(app, deps)));
+    } catch (error) {
+      app.log.error({ err: error, job: job.name }, 'scheduled job failed');
+    }
+  }
+  return outbox;
+}
