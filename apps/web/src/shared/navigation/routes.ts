@@ -37,6 +37,22 @@ export const PAGE_PATHS = {
   customerService: '/subPackages/customerService/customerService',
   /** Tax, NISA and the annual trade report (issue 23; no route in the spec; ours). */
   tax: '/subPackages/tax/tax',
+  /** IPO applications and winning history (issue 16). */
+  ipo: '/subPackages/index/ipo/ipo',
+  /** Off-auction distributions (立会外分売), the specification's "block trades" (issue 16). */
+  blockTrade: '/subPackages/index/dadan/dadan',
+  /** Dividends: upcoming and received (issue 17). */
+  dividends: '/subPackages/index/hongli/hongli',
+  /** Follow-up products (published model-portfolio funds) and their records (issue 17). */
+  followProducts: '/subPackages/index/gendan/gendan',
+  followRecords: '/subPackages/index/gendan/record',
+  /** Credit loans, their records and the loan agreement (issue 18). */
+  loans: '/subPackages/index/rongzi/rongzi',
+  loanRecords: '/subPackages/index/rongzi/record',
+  loanAgreement: '/subPackages/deal/loanDeal',
+  /** An article's details, and the confirm page (issue 19). */
+  details: '/subPackages/details/details',
+  confirm: '/subPackages/confirm/confirm',
 } as const;
 
 /** The webview page showing an address (the deposit URL of getCzhiurl, a help page...). */
