@@ -110,3 +110,40 @@ export function findChromium() {
   );
   return candidates.find((p) => existsSync(p));
 }
+
+/** The one command that installs Debian's Chromium, as the user must type it. */
+export const CHROMIUM_INSTALL = 'sudo apt-get update && sudo apt-get install -y chromium';
+
+/**
+ * Chromium for the end-to-end tests: the one found, or Debian's package installed here when this machine can
+ * (Debian or Ubuntu, as root or with passwordless sudo). Answers the binary's path, or undefined after saying
+ * what to run when it cannot install it.
+ */
+export function ensureChromium() {
+  const found = findChromium();
+  if (found) return found;
+  const apt = existsSync('/usr/bin/apt-get');
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = !root && apt && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (apt && (root || sudo)) {
+    console.log("Chromium is missing: installing Debian's chromium package (apt-get)…");
+    const run = (args) =>
+      spawnSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      }).status === 0;
+    if (run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', 'chromium'])) {
+      const installed = findChromium();
+      if (installed) return installed;
+    }
+    console.error('Installing chromium with apt-get failed (its output is above).');
+  }
+  console.error(
+    'Chromium was not found (looked at CHROMIUM_PATH, /usr/bin/chromium and /usr/bin/chromium-browser), and ' +
+      'this machine cannot install it by itself (no apt-get, or neither root nor passwordless sudo).\n' +
+      'The end-to-end tests drive a real Chromium. Install it with:\n' +
+      `  ${CHROMIUM_INSTALL}\n` +
+      'or point CHROMIUM_PATH at an existing Chromium or Chrome binary, then run npm test again.',
+  );
+  return undefined;
+}

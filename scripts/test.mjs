@@ -9,7 +9,7 @@ import {
   checkNode,
   ensureBuilt,
   ensureInstalled,
-  findChromium,
+  ensureChromium,
   listFiles,
   notRunBanner,
   root,
@@ -28,16 +28,8 @@ if (process.env.CI === 'true' && (!databaseUrl || !redisUrl)) {
   );
   process.exit(1);
 }
-const chromium = findChromium();
-if (!chromium) {
-  console.error(
-    'Chromium was not found (looked at CHROMIUM_PATH, /usr/bin/chromium and /usr/bin/chromium-browser).\n' +
-      'The end-to-end tests drive a real Chromium. On Debian or Ubuntu install it with:\n' +
-      '  sudo apt-get install -y chromium\n' +
-      'or point CHROMIUM_PATH at an existing Chromium or Chrome binary.',
-  );
-  process.exit(1);
-}
+const chromium = ensureChromium();
+if (!chromium) process.exit(1);
 ensureInstalled();
 
 // What will not run, from the sources: the PostgreSQL pass (every server test file once more) and the suites
