@@ -8,7 +8,9 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import { constants as zlibConstants } from 'node:zlib';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import {
@@ -127,6 +129,31 @@ function parseRevocation(message: string): Revocation | null {
   }
   return null;
 }
+
+/** API answers smaller than this are sent as they are: compressing them saves less than it costs. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/**
+ * A built front end: its brotli and gzip copies (written at build by scripts/precompress.mjs) sent as they
+ * are when the client accepts them; Vite's content-hashed files under assets/ cached for a year as immutable;
+ * everything else (index.html, the service worker, the manifest) revalidated on every load, so that a new
+ * version is seen at once.
+ */
+function staticFiles(root: string, prefix: string, decorateReply: boolean) {
+  return {
+    root,
+    prefix,
+    index: ['index.html'],
+    decorateReply,
+    preCompressed: true,
+    setHeaders: (reply: FastifyReply, path: string) => {
+      reply.header('cache-control', isHashedAsset(path) ? IMMUTABLE : 'no-cache');
+    },
+  };
+}
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Vite writes content-hashed names (name-[hash].ext) under assets/; the path may be the .br or .gz copy's. */
+const isHashedAsset = (path: string) => /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(?:\.br|\.gz)?$/.test(path);
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const defaultConsoleDist = fileURLToPath(new URL('../../console/dist', import.meta.url));
@@ -310,6 +337,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  // API answers above 1 KiB go out compressed when the client accepts it (brotli at a quality cheap enough
+  // for every request; the front ends' files are compressed once, at build: see staticFiles below).
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
   await app.register(
     async (api) => {
@@ -342,18 +377,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
-  if (existsSync(webDist)) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/japan1/', index: ['index.html'] });
-  }
+  if (existsSync(webDist)) await app.register(fastifyStatic, staticFiles(webDist, '/japan1/', true));
   const consoleDist = config.CONSOLE_DIST ?? defaultConsoleDist;
-  if (existsSync(consoleDist)) {
-    await app.register(fastifyStatic, {
-      root: consoleDist,
-      prefix: '/console/',
-      index: ['index.html'],
-      decorateReply: false,
-    });
-  }
+  if (existsSync(consoleDist))
+    await app.register(fastifyStatic, staticFiles(consoleDist, '/console/', false));
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
   app.get('/japan1', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/japan1/'));
