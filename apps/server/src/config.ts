@@ -26,6 +26,15 @@ export const ZConfig = z.object({
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   REDIS_PREFIX: z.string().min(1).max(64).default('kabuto:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: one readable line per event; `json`: one JSON object per line; `auto`: pretty on a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+  /**
+   * The share of ordinary requests written to the access log, in [0, 1] (0: none). Server errors and requests
+   * slower than SLOW_REQUEST_MS are always logged.
+   */
+  ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(0),
+  /** A request that takes at least this many ms is logged as slow, whatever the sample. */
+  SLOW_REQUEST_MS: z.coerce.number().int().min(1).default(1000),
   /** The deposit page's URL, answered by GET /api/index/getCzhiurl (none by default). */
   DEPOSIT_URL: z.url().optional(),
   /** Demo mode seeds a demo user, campaign invitation code and demo cash. */

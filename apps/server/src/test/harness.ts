@@ -50,6 +50,8 @@ export async function createTestApp(
     clock?: FixedClock;
     maxBufferedBytes?: number;
     market?: (clock: FixedClock) => MarketDataProvider;
+    /** Where the app's log lines go (info and above); none are written without it. */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -88,7 +90,7 @@ export async function createTestApp(
     database,
     clock,
     sms,
-    logger: false,
+    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
     produceTicks: options.produceTicks ?? false,
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
     ...(options.market === undefined ? {} : { market: options.market(clock) }),
