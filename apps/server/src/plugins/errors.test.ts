@@ -12,6 +12,7 @@ afterAll(() => t.close());
 /** Routes that answer without a session. Every other route in the OpenAPI document must refuse one. */
 const PUBLIC = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'POST /api/auth/sendSmsCode',
   'POST /api/auth/register',
   'POST /api/auth/login',
@@ -254,11 +255,38 @@ describe('a 5xx never shows internals', () => {
   });
 });
 
-describe('health', () => {
-  it('reports the database state', async () => {
+describe('health and readiness', () => {
+  it('health is liveness: the process answers, without the database', async () => {
     const res = await t.app.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(body(res).data).toMatchObject({ status: 'ok', database: { ok: true } });
+    expect(body(res).data).toMatchObject({ status: 'ok', realtime: { pubsub: 'local' } });
+    expect(body(res).data).not.toHaveProperty('database');
+  });
+
+  it('readiness reports each dependency', async () => {
+    const res = await t.app.inject({ url: '/api/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toMatchObject({
+      status: 'ok',
+      database: { ok: true },
+      pubsub: { ok: true, kind: 'local' },
+    });
+  });
+
+  it('readiness answers 503 in the envelope while the database does not answer, and health stays 200', async () => {
+    const down = await createTestApp();
+    try {
+      down.app.ctx.database.ping = () => Promise.reject(new Error('connection refused'));
+      const ready = await down.app.inject({ url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(body(ready)).toMatchObject({
+        code: 1,
+        data: { status: 'unavailable', database: { ok: false } },
+      });
+      expect((await down.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await down.close();
+    }
   });
 });
 

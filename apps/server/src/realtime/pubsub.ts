@@ -7,6 +7,8 @@ import { Redis } from 'ioredis';
  */
 export interface PubSub {
   readonly kind: 'local' | 'redis';
+  /** whether messages can be published and received now (Redis: both connections ready) */
+  connected(): boolean;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -14,6 +16,9 @@ export interface PubSub {
 
 export class LocalPubSub implements PubSub {
   readonly kind = 'local';
+  connected(): boolean {
+    return true;
+  }
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   async publish(channel: string, message: string): Promise<void> {
     this.emitter.emit(channel, message);
@@ -31,6 +36,9 @@ export class LocalPubSub implements PubSub {
 
 export class RedisPubSub implements PubSub {
   readonly kind = 'redis';
+  connected(): boolean {
+    return this.client.status === 'ready' && this.subscriber.status === 'ready';
+  }
   readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();

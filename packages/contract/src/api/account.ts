@@ -64,10 +64,9 @@ export const ZWithdrawalRules = z.object({
 });
 export type TWithdrawalRules = z.infer<typeof ZWithdrawalRules>;
 
-// GET /api/health
+// GET /api/health: liveness (the process answers), without touching the database
 export const ZHealth = z.object({
-  status: z.enum(['ok', 'degraded']),
-  database: z.object({ ok: z.boolean(), driver: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
+  status: z.literal('ok'),
   version: z.string(),
   /** this process's WebSocket clients and whether it is the one producing live ticks */
   realtime: z.object({
@@ -78,3 +77,14 @@ export const ZHealth = z.object({
     pubsub: z.enum(['local', 'redis']),
   }),
 });
+export type THealth = z.infer<typeof ZHealth>;
+
+// GET /api/ready: readiness, each dependency checked (503 when one the API needs is down)
+export const ZReady = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  version: z.string(),
+  database: z.object({ ok: z.boolean(), driver: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
+  /** how processes share events: in-process, or Redis and whether it is connected now */
+  pubsub: z.object({ ok: z.boolean(), kind: z.enum(['local', 'redis']) }),
+});
+export type TReady = z.infer<typeof ZReady>;

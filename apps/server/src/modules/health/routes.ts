@@ -1,11 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { APP_VERSION, ZHealth, envelope } from '@kabuto/contract';
+import { APP_VERSION, ZHealth, ZReady, envelope } from '@kabuto/contract';
 import { ok } from '../../plugins/reply.js';
 
+/**
+ * GET /api/health is liveness: the process answers, with its realtime figures, and touches nothing else, so
+ * it stays fast and a database outage does not get a healthy process restarted. GET /api/ready is readiness:
+ * the database is pinged and the pub/sub connection looked at; 503 while the database does not answer.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { tags: ['health'], response: { 200: envelope(ZHealth), 503: envelope(ZHealth) } } },
+    { schema: { tags: ['health'], response: { 200: envelope(ZHealth) } } },
+    async (request) =>
+      ok(request, { status: 'ok' as const, version: APP_VERSION, realtime: app.ctx.realtime.stats() }),
+  );
+
+  app.get(
+    '/ready',
+    { schema: { tags: ['health'], response: { 200: envelope(ZReady), 503: envelope(ZReady) } } },
     async (request, reply) => {
       let latency = -1;
       try {
@@ -13,18 +25,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         request.log.error({ err: error }, 'database ping failed');
       }
-      const healthy = latency >= 0;
+      const database = latency >= 0;
       const data = {
-        status: healthy ? ('ok' as const) : ('degraded' as const),
-        database: {
-          ok: healthy,
-          driver: app.ctx.database.driver,
-          latency_ms: Math.round(latency * 100) / 100,
-        },
+        status: database ? ('ok' as const) : ('unavailable' as const),
         version: APP_VERSION,
-        realtime: app.ctx.realtime.stats(),
+        database: {
+          ok: database,
+          driver: app.ctx.database.driver,
+          latency_ms: database ? Math.round(latency * 100) / 100 : -1,
+        },
+        pubsub: { ok: app.ctx.pubsub.connected(), kind: app.ctx.pubsub.kind },
       };
-      if (!healthy) reply.status(503);
+      if (!database) reply.status(503);
       return ok(request, data);
     },
   );
