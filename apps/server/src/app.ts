@@ -32,6 +32,7 @@ import { MarketSimulator } from './market/simulator.js';
 import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { clockRoutes } from './modules/jobs/clock-routes.js';
+import { refuseControlCharacters } from './plugins/control-chars.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
@@ -340,6 +341,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   registerErrorHandling(app);
+  refuseControlCharacters(app);
 
   await app.register(fastifyRateLimit, {
     global: false,

@@ -31,7 +31,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         : translate(locale, `errors.${known.name}`);
       const data =
         known.name === 'VALIDATION'
-          ? { issues: [{ field: 'body', rule: 'json', message: msg } satisfies FieldIssue] }
+          ? { issues: [{ field: 'body', rule: known.rule ?? 'json', message: msg } satisfies FieldIssue] }
           : null;
       return sendFailure(reply, known.name, msg, data);
     }
@@ -49,9 +49,21 @@ function sendFailure(reply: FastifyReply, name: ErrorName, msg: string, data: un
   return reply.status(http).send({ code, msg, data });
 }
 
+/** The SQLSTATE of a database error, found on the error or on the cause a query builder wrapped it in. */
+function databaseErrorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 interface Known {
   name: ErrorName;
   messageKey?: string;
+  /** the rule a validation failure names (default: json) */
+  rule?: string;
 }
 
 /** Errors raised by Fastify and its plugins before a handler runs; anything else is a 500. */
@@ -73,6 +85,12 @@ function classifyFrameworkError(error: FastifyError): Known | null {
       break;
   }
   if (error instanceof SyntaxError) return { name: 'VALIDATION', messageKey: 'validation.invalidJson' };
+  // A backstop behind the control-character check (plugins/control-chars.ts): text the database cannot store
+  // (22021 invalid byte sequence, 22P05 untranslatable character) is the request's fault, not the server's.
+  const sqlState = databaseErrorCode(error);
+  if (sqlState === '22021' || sqlState === '22P05') {
+    return { name: 'VALIDATION', messageKey: 'validation.controlCharacter', rule: 'control_character' };
+  }
   const status = error.statusCode ?? 500;
   if (status === 429) return { name: 'RATE_LIMITED' };
   if (status === 413) return { name: 'PAYLOAD_TOO_LARGE' };

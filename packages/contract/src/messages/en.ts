@@ -136,6 +136,7 @@ export const en = {
     invalidValue: '{{field}} has a value that is not allowed',
     unknownField: '{{field}} is not a field this request accepts',
     invalidJson: 'The request body is not valid JSON',
+    controlCharacter: 'Control characters (such as NUL) are not allowed here',
     stockCodeFormat: 'A stock code has 4 characters, such as 7203 or 130A',
     invalidSort: 'This sort order is not available',
     searchRequired: 'Please enter a code or a name to search for',

@@ -134,6 +134,7 @@ export const es = {
     invalidValue: 'El campo {{field}} contiene un valor no permitido',
     unknownField: 'Esta solicitud no admite el campo {{field}}',
     invalidJson: 'El cuerpo de la solicitud no es un JSON válido',
+    controlCharacter: 'Aquí no se admiten caracteres de control (como NUL)',
     stockCodeFormat: 'El código de una acción tiene 4 caracteres, como 7203 o 130A',
     invalidSort: 'Este orden no está disponible',
     searchRequired: 'Introduzca un código o un nombre para buscar',

@@ -137,6 +137,7 @@ export const fr = {
     invalidValue: 'Le champ « {{field}} » contient une valeur non autorisée',
     unknownField: 'Le champ « {{field}} » n’est pas accepté par cette requête',
     invalidJson: 'Le corps de la requête n’est pas un JSON valide',
+    controlCharacter: 'Les caractères de contrôle (comme NUL) ne sont pas acceptés ici',
     stockCodeFormat: 'Un code d’action compte 4 caractères, par exemple 7203 ou 130A',
     invalidSort: 'Cet ordre de tri n’est pas disponible',
     searchRequired: 'Saisissez un code ou un nom à rechercher',

@@ -129,6 +129,7 @@ export const ja = {
     invalidValue: '{{field}}に指定できない値です',
     unknownField: '{{field}}はこのリクエストでは使えない項目です',
     invalidJson: 'リクエスト本文が正しいJSONではありません',
+    controlCharacter: '制御文字（NULなど）は使用できません',
     stockCodeFormat: '銘柄コードは7203や130Aのような4文字です',
     invalidSort: 'この並び順は選べません',
     searchRequired: '検索する銘柄コードまたは銘柄名を入力してください',

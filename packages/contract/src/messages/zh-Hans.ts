@@ -120,6 +120,7 @@ export const zhHans = {
     invalidValue: '{{field}}的取值无效',
     unknownField: '{{field}}不是该请求支持的字段',
     invalidJson: '请求体不是有效的JSON',
+    controlCharacter: '此处不能包含控制字符（如 NUL）',
     stockCodeFormat: '股票代码为4个字符，例如7203或130A',
     invalidSort: '不支持该排序方式',
     searchRequired: '请输入要搜索的股票代码或名称',

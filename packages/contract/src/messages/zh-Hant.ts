@@ -120,6 +120,7 @@ export const zhHant = {
     invalidValue: '{{field}}的值無效',
     unknownField: '{{field}}不是此請求接受的欄位',
     invalidJson: '請求內容不是有效的JSON',
+    controlCharacter: '此處不能包含控制字元（如 NUL）',
     stockCodeFormat: '股票代碼為4個字元，例如7203或130A',
     invalidSort: '不支援此排序方式',
     searchRequired: '請輸入要搜尋的股票代碼或名稱',
