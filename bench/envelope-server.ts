@@ -32,7 +32,7 @@ async function fastifyServer(): Promise<{ port: number; token: string; sample: s
   const sms = {
     kind: 'bench',
     send: async (m: SmsMessage) => {
-      code = m.code;
+      code = m.code ?? code;
     },
   };
   const app = await buildApp({ config, database, clock: systemClock, sms, logger: false });

@@ -12,10 +12,10 @@ export function readSmsCode(phone: string): string {
   if (!existsSync(outbox)) throw new Error(`no SMS outbox at ${outbox}`);
   const lines = readFileSync(outbox, 'utf8').trim().split('\n');
   const found = lines
-    .map((l) => JSON.parse(l) as { phone: string; code: string })
-    .filter((m) => m.phone === phone)
+    .map((l) => JSON.parse(l) as { phone: string; code?: string })
+    .filter((m) => m.phone === phone && m.code !== undefined)
     .at(-1);
-  if (!found) throw new Error(`no SMS code for ${phone}`);
+  if (!found?.code) throw new Error(`no SMS code for ${phone}`);
   return found.code;
 }
 

@@ -32,6 +32,8 @@ export const ERRORS = {
   TXN_PASSWORD_WRONG: { code: 1012, http: 422 },
   PASSWORD_SAME_AS_OLD: { code: 1013, http: 422 },
   USER_ID_MISMATCH: { code: 1014, http: 403 },
+  /** five wrong attempts at one secret: its uses are locked for 30 minutes (modules/auth/secrets.ts) */
+  SECRET_LOCKED: { code: 1015, http: 423 },
   // Market data: 1100-1199
   STOCK_NOT_FOUND: { code: 1101, http: 404 },
   NO_MARKET_DATA: { code: 1102, http: 404 },

@@ -697,3 +697,23 @@ export const jobRuns = pgTable(
   },
   (t) => [primaryKey({ columns: [t.job, t.runKey] })],
 );
+
+/**
+ * Failed checks of one user's secret (the login password outside login, the transaction password), shared by
+ * every route that checks it (modules/auth/secrets.ts): an attempt is counted before it is checked, so that
+ * concurrent guesses cannot get past the limit; five failures lock the secret's uses for 30 minutes.
+ */
+export const secretFailures = pgTable(
+  'secret_failures',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    secret: text('secret', { enum: ['login', 'txn'] }).notNull(),
+    /** attempts counted since the last success or lock (each attempt is counted before it is checked) */
+    failures: integer('failures').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.secret] })],
+);

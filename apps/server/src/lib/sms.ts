@@ -2,14 +2,16 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** A verification code (`code`), or a notice to the user (`text`: a lock, a new device...). */
 export interface SmsMessage {
   phone: string;
-  code: string;
+  code?: string;
+  text?: string;
   purpose: string;
   sentAt: string;
 }
 
-/** Sends verification codes. A real deployment plugs an SMS gateway in here. */
+/** Sends verification codes and notices. A real deployment plugs an SMS gateway in here. */
 export interface SmsSender {
   readonly kind: string;
   send(message: SmsMessage): Promise<void>;
@@ -30,8 +32,8 @@ export class DevSmsSender implements SmsSender {
   }
   async send(message: SmsMessage): Promise<void> {
     this.log.warn(
-      { phone: message.phone, code: message.code, purpose: message.purpose },
-      'DEVELOPMENT SMS SENDER: no SMS is sent; the verification code is written here and to %s',
+      { phone: message.phone, code: message.code, text: message.text, purpose: message.purpose },
+      'DEVELOPMENT SMS SENDER: no SMS is sent; the message is written here and to %s',
       this.outboxPath,
     );
     await mkdir(join(this.outboxPath, '..'), { recursive: true });

@@ -20,8 +20,8 @@ export class CapturingSms implements SmsSender {
     this.sent.push(message);
   }
   lastCodeFor(phone: string): string {
-    const message = this.sent.findLast((m) => m.phone === phone);
-    if (!message) throw new Error(`no SMS was sent to ${phone}`);
+    const message = this.sent.findLast((m) => m.phone === phone && m.code !== undefined);
+    if (!message?.code) throw new Error(`no SMS code was sent to ${phone}`);
     return message.code;
   }
 }

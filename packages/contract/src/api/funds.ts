@@ -284,6 +284,8 @@ export const MESSAGE_KINDS = [
   'withdrawal.filed',
   'withdrawal.approved',
   'withdrawal.rejected',
+  'security.login_password_locked',
+  'security.txn_password_locked',
 ] as const;
 
 export const ZMessage = z.object({

@@ -34,6 +34,8 @@ export const en = {
     TXN_PASSWORD_WRONG: 'The transaction password is incorrect',
     PASSWORD_SAME_AS_OLD: 'The new password must be different from the current one',
     USER_ID_MISMATCH: 'You can only view your own account',
+    SECRET_LOCKED:
+      'Too many incorrect attempts: for your security, this password cannot be used for {{minutes}} more minutes',
     STOCK_NOT_FOUND: 'No stock has this code',
     NO_MARKET_DATA: 'There are no prices for this stock in the demo market',
     WATCHLIST_FULL: 'Your watchlist is full ({{max}} stocks). Remove one to add another',
@@ -299,6 +301,10 @@ export const en = {
     'withdrawal.approved':
       'Withdrawal of {{amount}} approved and sent to your bank (credited within 24 hours)',
     'withdrawal.rejected': 'Withdrawal of {{amount}} was rejected and the amount returned to your cash',
+    'security.login_password_locked':
+      'Your login password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your password and contact us.',
+    'security.txn_password_locked':
+      'Your transaction password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your passwords and contact us.',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -31,6 +31,8 @@ export const es = {
     TXN_PASSWORD_WRONG: 'La contraseña de operaciones es incorrecta',
     PASSWORD_SAME_AS_OLD: 'La nueva contraseña debe ser distinta de la actual',
     USER_ID_MISMATCH: 'Solo puede consultar su propia cuenta',
+    SECRET_LOCKED:
+      'Demasiados intentos incorrectos: por su seguridad, esta contraseña no se puede usar durante {{minutes}} minutos más',
     STOCK_NOT_FOUND: 'No hay ninguna acción con este código',
     NO_MARKET_DATA: 'El mercado de demostración no ofrece precios de esta acción',
     WATCHLIST_FULL: 'Su lista de seguimiento está llena ({{max}} acciones). Quite una para añadir otra',
@@ -296,6 +298,10 @@ export const es = {
     'withdrawal.filed': 'Retiro de {{amount}} solicitado; se procesará a partir de {{process_after}}',
     'withdrawal.approved': 'Retiro de {{amount}} aprobado y enviado a su banco (abono en 24 horas)',
     'withdrawal.rejected': 'El retiro de {{amount}} fue rechazado y el importe volvió a su efectivo',
+    'security.login_password_locked':
+      'La contraseña de acceso se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie su contraseña y contacte con nosotros.',
+    'security.txn_password_locked':
+      'La contraseña de operaciones se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie sus contraseñas y contacte con nosotros.',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -31,6 +31,8 @@ export const fr = {
     TXN_PASSWORD_WRONG: 'Le mot de passe de transaction est incorrect',
     PASSWORD_SAME_AS_OLD: 'Le nouveau mot de passe doit être différent du mot de passe actuel',
     USER_ID_MISMATCH: 'Vous ne pouvez consulter que votre propre compte',
+    SECRET_LOCKED:
+      'Trop de tentatives incorrectes : par sécurité, ce mot de passe est inutilisable pendant encore {{minutes}} minutes',
     STOCK_NOT_FOUND: 'Aucune action ne porte ce code',
     NO_MARKET_DATA: 'Le marché de démonstration ne fournit pas de cours pour cette action',
     WATCHLIST_FULL:
@@ -303,6 +305,10 @@ export const fr = {
     'withdrawal.approved': 'Retrait de {{amount}} approuvé et envoyé à votre banque (crédité sous 24 heures)',
     'withdrawal.rejected':
       'Le retrait de {{amount}} a été refusé et le montant est revenu dans vos liquidités',
+    'security.login_password_locked':
+      'Votre mot de passe de connexion a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez votre mot de passe et contactez-nous.',
+    'security.txn_password_locked':
+      'Votre mot de passe de transaction a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez vos mots de passe et contactez-nous.',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -30,6 +30,8 @@ export const ja = {
     TXN_PASSWORD_WRONG: '取引パスワードが正しくありません',
     PASSWORD_SAME_AS_OLD: '新しいパスワードは現在のパスワードと異なるものにしてください',
     USER_ID_MISMATCH: 'ご自身の口座のみ表示できます',
+    SECRET_LOCKED:
+      '入力の誤りが続いたため、安全のためこのパスワードはあと{{minutes}}分間ご利用いただけません',
     STOCK_NOT_FOUND: 'このコードの銘柄はありません',
     NO_MARKET_DATA: 'デモ市場ではこの銘柄の価格を提供していません',
     WATCHLIST_FULL: 'お気に入りが上限（{{max}}銘柄）に達しています。追加するには、いずれかを削除してください',
@@ -288,6 +290,10 @@ export const ja = {
     'withdrawal.filed': '{{amount}}の出金を受け付けました。{{process_after}}以降に処理します',
     'withdrawal.approved': '{{amount}}の出金を承認し、銀行へ送金しました（24時間以内に着金）',
     'withdrawal.rejected': '{{amount}}の出金は否認され、金額は預り金に戻りました',
+    'security.login_password_locked':
+      'ログインパスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
+    'security.txn_password_locked':
+      '取引パスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

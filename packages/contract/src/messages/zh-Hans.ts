@@ -29,6 +29,7 @@ export const zhHans = {
     TXN_PASSWORD_WRONG: '交易密码错误',
     PASSWORD_SAME_AS_OLD: '新密码不能与原密码相同',
     USER_ID_MISMATCH: '您只能查看自己的账户',
+    SECRET_LOCKED: '错误次数过多，为了您的账户安全，该密码在{{minutes}}分钟内无法使用',
     STOCK_NOT_FOUND: '没有该代码的股票',
     NO_MARKET_DATA: '演示市场不提供该股票的行情',
     WATCHLIST_FULL: '自选股已达上限（{{max}}只）。请先删除一只再添加',
@@ -278,6 +279,10 @@ export const zhHans = {
     'withdrawal.filed': '已受理 {{amount}} 的提现申请，将于 {{process_after}} 起处理',
     'withdrawal.approved': '{{amount}} 的提现已批准并汇至您的银行（24 小时内到账）',
     'withdrawal.rejected': '{{amount}} 的提现被拒绝，款项已退回可用资金',
+    'security.login_password_locked':
+      '登录密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
+    'security.txn_password_locked':
+      '交易密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

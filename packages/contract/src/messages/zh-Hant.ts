@@ -29,6 +29,7 @@ export const zhHant = {
     TXN_PASSWORD_WRONG: '交易密碼錯誤',
     PASSWORD_SAME_AS_OLD: '新密碼不得與目前密碼相同',
     USER_ID_MISMATCH: '您僅能查看自己的帳戶',
+    SECRET_LOCKED: '錯誤次數過多，為了您的帳戶安全，此密碼在{{minutes}}分鐘內無法使用',
     STOCK_NOT_FOUND: '查無此代碼的股票',
     NO_MARKET_DATA: '示範市場未提供此股票的報價',
     WATCHLIST_FULL: '自選股已達上限（{{max}}檔）。請先刪除一檔再新增',
@@ -278,6 +279,10 @@ export const zhHant = {
     'withdrawal.filed': '已受理 {{amount}} 的提領申請，將於 {{process_after}} 起處理',
     'withdrawal.approved': '{{amount}} 的提領已核准並匯至您的銀行（24 小時內入帳）',
     'withdrawal.rejected': '{{amount}} 的提領遭拒，款項已退回可用資金',
+    'security.login_password_locked':
+      '登入密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
+    'security.txn_password_locked':
+      '交易密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -84,6 +84,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/changePassword',
     {
+      // each checks a password: limited per client as sign-in is, besides the per-user counter (secrets.ts)
+      config: strict,
       onRequest: requireUser,
       schema: {
         tags: ['user'],
@@ -99,6 +101,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           sessionOf(request),
           request.body.old_password,
           request.body.new_password,
+          request.locale,
         ),
       ),
   );
@@ -106,6 +109,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/setTxnPassword',
     {
+      // each checks a password: limited per client as sign-in is, besides the per-user counter (secrets.ts)
+      config: strict,
       onRequest: requireUser,
       schema: { tags: ['user'], body: ZSetTxnPasswordRequest, response: { 200: envelope(ZEmpty) } },
     },
@@ -115,6 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionOf(request).userId,
         request.body.login_password,
         request.body.new_password,
+        request.locale,
       );
       return ok(request, {});
     },
@@ -123,6 +129,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/changeTxnPassword',
     {
+      // each checks a password: limited per client as sign-in is, besides the per-user counter (secrets.ts)
+      config: strict,
       onRequest: requireUser,
       schema: { tags: ['user'], body: ZChangeTxnPasswordRequest, response: { 200: envelope(ZEmpty) } },
     },
@@ -132,6 +140,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionOf(request).userId,
         request.body.old_password,
         request.body.new_password,
+        request.locale,
       );
       return ok(request, {});
     },

@@ -7,12 +7,14 @@ import {
   SMS_RESEND_SECONDS,
   normalizeJapaneseMobile,
   yen,
+  type Locale,
 } from '@kabuto/contract';
 import type { Db, Executor } from '../../db/types.js';
 import { invitationCodes, smsCodes, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { checkSecret, type SecretDeps } from './secrets.js';
 import type { SmsSender } from '../../lib/sms.js';
 import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
 import { fundDemoCash, openUserAccounts } from '../ledger/ledger.js';
@@ -230,13 +232,14 @@ async function loadUser(db: Executor, userId: number) {
 }
 
 export async function changePassword(
-  deps: AuthDeps,
+  deps: AuthDeps & SecretDeps,
   session: { userId: number; sessionId: number },
   oldPassword: string,
   newPassword: string,
+  locale: Locale,
 ): Promise<{ revoked_sessions: number }> {
   const user = await loadUser(deps.db, session.userId);
-  if (!(await verifyPassword(user.passwordHash, oldPassword))) throw new AppError('PASSWORD_WRONG');
+  await checkSecret(deps, user, 'login', user.passwordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
   const passwordHash = await hashPassword(newPassword);
   const revoked = await deps.db.transaction(async (tx) => {
@@ -251,14 +254,15 @@ export async function changePassword(
 }
 
 export async function setTxnPassword(
-  deps: AuthDeps,
+  deps: AuthDeps & SecretDeps,
   userId: number,
   loginPassword: string,
   newPassword: string,
+  locale: Locale,
 ): Promise<void> {
   const user = await loadUser(deps.db, userId);
   if (user.txnPasswordHash) throw new AppError('TXN_PASSWORD_ALREADY_SET');
-  if (!(await verifyPassword(user.passwordHash, loginPassword))) throw new AppError('PASSWORD_WRONG');
+  await checkSecret(deps, user, 'login', user.passwordHash, loginPassword, locale);
   const txnPasswordHash = await hashPassword(newPassword);
   const updated = await deps.db
     .update(users)
@@ -269,14 +273,15 @@ export async function setTxnPassword(
 }
 
 export async function changeTxnPassword(
-  deps: AuthDeps,
+  deps: AuthDeps & SecretDeps,
   userId: number,
   oldPassword: string,
   newPassword: string,
+  locale: Locale,
 ): Promise<void> {
   const user = await loadUser(deps.db, userId);
   if (!user.txnPasswordHash) throw new AppError('TXN_PASSWORD_NOT_SET');
-  if (!(await verifyPassword(user.txnPasswordHash, oldPassword))) throw new AppError('TXN_PASSWORD_WRONG');
+  await checkSecret(deps, user, 'txn', user.txnPasswordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
   await deps.db
     .update(users)

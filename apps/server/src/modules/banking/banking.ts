@@ -11,10 +11,9 @@ import {
   type TBankAccountLogEntry,
 } from '@kabuto/contract';
 import type { Executor, Tx } from '../../db/types.js';
-import { bankAccountLog, bankAccounts, users } from '../../db/schema.js';
+import { bankAccountLog, bankAccounts } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { verifyPassword } from '../../lib/passwords.js';
 import { requireVerified } from '../identity/identity.js';
 import { lockUser } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
@@ -185,13 +184,6 @@ export async function addBankAccount(
 ): Promise<BankAccountRow> {
   await lockUser(tx, userId);
   const identity = await requireVerified(tx, userId);
-  const [user] = await tx
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!user || !(await verifyPassword(user.passwordHash, input.login_password))) {
-    throw new AppError('PASSWORD_WRONG');
-  }
   const holder = holderOf(identity, input.holder_name);
   const where = resolveAccount(input);
   if (input.image_upload_id !== undefined) {

@@ -9,7 +9,10 @@ import {
   ZZenginQuery,
   envelope,
 } from '@kabuto/contract';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
+import { checkSecret } from '../auth/secrets.js';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
@@ -84,6 +87,20 @@ export const bankingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = sessionOf(request).userId;
+      // The login password authorizes the account; checked and counted before the transaction (secrets.ts).
+      const [user] = await app.ctx.db
+        .select({ id: users.id, phone: users.phone, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      await checkSecret(
+        app.ctx,
+        user,
+        'login',
+        user.passwordHash,
+        request.body.login_password,
+        request.locale,
+      );
       const outbox: EventOutbox = [];
       const row = await app.ctx.db.transaction((tx) =>
         addBankAccount(tx, app.ctx.clock, userId, request.body, outbox),

@@ -14,7 +14,7 @@ import {
 } from '@kabuto/contract';
 import { users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { verifyPassword } from '../../lib/passwords.js';
+import { checkSecret } from '../auth/secrets.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { idempotent } from '../../plugins/idempotency.js';
 import { ledgerClaim } from '../ledger/ledger.js';
@@ -83,11 +83,11 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { txn_password: txnPassword, ...input } = request.body;
       // The transaction password is checked before the user's lock is taken (argon2 takes tens of ms).
       const [user] = await app.ctx.db
-        .select({ hash: users.txnPasswordHash })
+        .select({ id: users.id, phone: users.phone, hash: users.txnPasswordHash })
         .from(users)
         .where(eq(users.id, userId));
       if (!user?.hash) throw new AppError('TXN_PASSWORD_NOT_SET');
-      if (!(await verifyPassword(user.hash, txnPassword))) throw new AppError('TXN_PASSWORD_WRONG');
+      await checkSecret(app.ctx, user, 'txn', user.hash, txnPassword, request.locale);
       const settings = await loadSettings(app.ctx.db, app.ctx.config);
       const outbox: EventOutbox = [];
       const withdrawal = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) => {
