@@ -196,7 +196,7 @@ export const ZDepositAccount = z.object({
 export type TDepositAccount = z.infer<typeof ZDepositAccount>;
 
 // POST /api/deposits (Idempotency-Key header)
-export const ZDepositCreate = z.object({
+export const ZDepositCreate = z.strictObject({
   amount: ZYenAmountInSen,
   transfer_date: z.iso.date({ error: 'validation.transferDateRequired' }),
   proof_upload_id: ZUploadId.optional(),
@@ -227,7 +227,7 @@ export const ZDepositPage = z.object({ total: z.number().int(), items: z.array(Z
 // ---------------------------------------------------------------- withdrawals
 
 // POST /api/withdrawals (Idempotency-Key header)
-export const ZWithdrawalCreate = z.object({
+export const ZWithdrawalCreate = z.strictObject({
   amount: ZYenAmountInSen,
   bank_account_id: z
     .number({ error: 'validation.bankAccountRequired' })
