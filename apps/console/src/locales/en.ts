@@ -113,6 +113,7 @@ export const en = {
     reject: 'Reject',
     approveConfirm: 'Approve this request?',
     approveSecondConfirm: 'Give the second approval? The payout follows at once.',
+    awaitingOtherApprover: 'You gave the first approval: the second must come from another operator.',
     approved: 'Approved',
     rejected: 'Rejected',
     awaitingSecond: 'Your approval is recorded. A second operator must also approve this withdrawal.',

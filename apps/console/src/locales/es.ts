@@ -111,6 +111,7 @@ export const es = {
     reject: 'Rechazar',
     approveConfirm: '¿Aprobar esta solicitud?',
     approveSecondConfirm: '¿Dar la segunda aprobación? El pago se realiza de inmediato.',
+    awaitingOtherApprover: 'Usted dio la primera aprobación: la segunda debe darla otro operador.',
     approved: 'Aprobado',
     rejected: 'Rechazado',
     awaitingSecond: 'Tu aprobación ha quedado registrada. Otro operador también debe aprobar esta retirada.',

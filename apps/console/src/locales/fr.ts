@@ -111,6 +111,8 @@ export const fr = {
     reject: 'Refuser',
     approveConfirm: 'Approuver cette demande ?',
     approveSecondConfirm: 'Donner la seconde approbation ? Le virement part aussitôt.',
+    awaitingOtherApprover:
+      'Vous avez donné la première approbation : la seconde doit venir d’un autre opérateur.',
     approved: 'Approuvé',
     rejected: 'Refusé',
     awaitingSecond: 'Votre approbation est enregistrée. Un second opérateur doit aussi approuver ce retrait.',

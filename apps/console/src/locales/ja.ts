@@ -110,6 +110,7 @@ export const ja = {
     reject: '却下',
     approveConfirm: 'この申請を承認しますか？',
     approveSecondConfirm: '二次承認を行いますか？承認するとただちに送金されます。',
+    awaitingOtherApprover: '一次承認はあなたが行いました。二次承認は別の担当者が行う必要があります。',
     approved: '承認しました',
     rejected: '却下しました',
     awaitingSecond: '承認を記録しました。この出金には別のオペレーターによる承認も必要です。',

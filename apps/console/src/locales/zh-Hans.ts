@@ -110,6 +110,7 @@ export const zhHans = {
     reject: '驳回',
     approveConfirm: '确定通过该申请吗？',
     approveSecondConfirm: '确定进行二次审批吗？通过后将立即打款。',
+    awaitingOtherApprover: '您已完成一次审批，二次审批须由其他操作员进行。',
     approved: '已通过',
     rejected: '已驳回',
     awaitingSecond: '您的审批已记录。该笔出金还需要另一位操作员审批。',

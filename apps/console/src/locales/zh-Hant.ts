@@ -110,6 +110,7 @@ export const zhHant = {
     reject: '駁回',
     approveConfirm: '確定核准這筆申請嗎？',
     approveSecondConfirm: '確定進行第二次核准嗎？核准後將立即匯款。',
+    awaitingOtherApprover: '您已完成第一次核准，第二次核准須由其他操作人員進行。',
     approved: '已核准',
     rejected: '已駁回',
     awaitingSecond: '您的核准已記錄。這筆出金還需要另一位操作員核准。',

@@ -88,6 +88,7 @@ function ReviewDrawer<K extends QueueKind>({
                 kind={kind}
                 id={id}
                 secondApproval={secondApproval}
+                firstApprover={'first_approved_by' in data ? data.first_approved_by : null}
                 approvalReason={unmatchedDeposit}
                 onDecided={setOutcome}
               />

@@ -53,18 +53,60 @@ function answer(status: number, payload: unknown): Sent[] {
   return sent;
 }
 
-function renderActions() {
+function renderActions(secondOf: string | null = null) {
   const onDecided = vi.fn<(outcome: Outcome) => void>();
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
       <App>
-        <ReviewActions kind="withdrawals" id={7} onDecided={onDecided} />
+        <ReviewActions
+          kind="withdrawals"
+          id={7}
+          onDecided={onDecided}
+          secondApproval={secondOf !== null}
+          firstApprover={secondOf}
+        />
       </App>
     </QueryClientProvider>,
   );
   return { onDecided, user: userEvent.setup() };
 }
+
+const operator = (username: string) => ({
+  code: 1,
+  msg: 'OK',
+  data: {
+    id: 3,
+    username,
+    display_name: username,
+    role: 'administrator',
+    must_change_password: false,
+    active: true,
+    locked_until: null,
+    created_at: '2026-11-24T00:00:00Z',
+  },
+});
+
+describe('the second approval of two', () => {
+  it('is not offered to the operator who gave the first: they are told another operator must give it', async () => {
+    answer(200, operator('alice'));
+    renderActions('alice');
+    expect(
+      await screen.findByText('You gave the first approval: the second must come from another operator.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Reject' })).toBeTruthy();
+  });
+
+  it('is offered to any other operator', async () => {
+    answer(200, operator('bob'));
+    renderActions('alice');
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy();
+    });
+    expect(screen.queryByText(/You gave the first approval/)).toBeNull();
+  });
+});
 
 describe('a console review action', () => {
   it('approves after the confirmation: the request names the item, carries the token, and the outcome is reported', async () => {

@@ -1,10 +1,12 @@
 import { ZReject, type ZReviewOutcome } from '@kabuto/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';
+import { meQuery } from '@/shared/queries';
+import { useSession } from '@/shared/session';
 import { decide, type QueueKind } from './queue-api';
 
 /** What the decision did, as the server answers it. */
@@ -20,6 +22,7 @@ export function ReviewActions({
   kind,
   id,
   secondApproval,
+  firstApprover = null,
   approvalReason = false,
   onDecided,
 }: {
@@ -27,6 +30,8 @@ export function ReviewActions({
   id: number;
   /** the next approval is the second of two */
   secondApproval?: boolean;
+  /** who gave the first approval (username): they are not offered the second */
+  firstApprover?: string | null;
   /** an approval needs a reason (a deposit no bank transfer matched, ADR 0023) */
   approvalReason?: boolean;
   onDecided: (outcome: Outcome) => void;
@@ -36,6 +41,11 @@ export function ReviewActions({
   const [confirming, setConfirming] = useState(false);
   const [rejecting, setRejecting] = useState(false);
   const [form] = Form.useForm<{ reason?: string }>();
+  // Four-eyes: the operator who gave the first approval cannot give the second (the server refuses it too).
+  const awaitingSecond = secondApproval === true && firstApprover !== null;
+  const { token } = useSession();
+  const me = useQuery({ ...meQuery(token), enabled: token !== null && awaitingSecond });
+  const gaveFirst = awaitingSecond && me.data?.username === firstApprover;
 
   const mutation = useMutation({
     mutationFn: (decision: { approve: true; reason?: string } | { approve: false; reason: string }) =>
@@ -79,15 +89,26 @@ export function ReviewActions({
 
   return (
     <>
+      {gaveFirst && (
+        <Alert
+          role="status"
+          type="info"
+          showIcon
+          message={t('review.awaitingOtherApprover')}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <Space>
-        <Button
-          type="primary"
-          onClick={() => {
-            setConfirming(true);
-          }}
-        >
-          {t('review.approve')}
-        </Button>
+        {!gaveFirst && (
+          <Button
+            type="primary"
+            onClick={() => {
+              setConfirming(true);
+            }}
+          >
+            {t('review.approve')}
+          </Button>
+        )}
         <Button
           danger
           onClick={() => {
