@@ -12,6 +12,9 @@ export const LOGIN_MAX_FAILURES = 10;
 /** Withdrawals (specification §9): the defaults; operators publish changes to them. A withdrawal never carries a fee. */
 export const DEFAULT_WITHDRAWAL_MIN_YEN = 10_000;
 export const WITHDRAWAL_CREDIT_HOURS = 24;
+/** The smallest deposit notice, in yen, and how many notices may wait for review at once per customer. */
+export const DEPOSIT_MIN_YEN = 1_000;
+export const DEPOSIT_MAX_PENDING = 5;
 export const DEFAULT_WITHDRAWAL_WINDOWS = [
   { start: '09:00', end: '11:30' },
   { start: '12:30', end: '15:30' },

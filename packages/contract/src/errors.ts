@@ -94,6 +94,7 @@ export const ERRORS = {
   TRANSFER_NOT_UNMATCHED: { code: 1348, http: 409 },
   TRANSFER_NO_CUSTOMER: { code: 1349, http: 422 },
   TRANSFER_NOT_MATCHED: { code: 1350, http: 409 },
+  DEPOSIT_TOO_MANY_PENDING: { code: 1351, http: 429 },
   // The operator console: 1400-1499
   OPERATOR_LOGIN_FAILED: { code: 1401, http: 401 },
   OPERATOR_LOCKED: { code: 1402, http: 423 },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZLoginPassword, ZTxnPassword } from './auth.js';
+import { DEPOSIT_MIN_YEN } from '../constants.js';
 import { ZSenAmount } from './account.js';
 import { YUCHO_BANK_CODE, ZAccountType, ZYuchoNumber } from './banking.js';
 
@@ -197,7 +198,7 @@ export type TDepositAccount = z.infer<typeof ZDepositAccount>;
 
 // POST /api/deposits (Idempotency-Key header)
 export const ZDepositCreate = z.strictObject({
-  amount: ZYenAmountInSen,
+  amount: ZYenAmountInSen.refine((v) => v >= DEPOSIT_MIN_YEN * 100, { error: 'validation.depositMin' }),
   transfer_date: z.iso.date({ error: 'validation.transferDateRequired' }),
   proof_upload_id: ZUploadId.optional(),
 });

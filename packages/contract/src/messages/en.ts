@@ -101,6 +101,8 @@ export const en = {
     TRANSFER_NOT_UNMATCHED: 'This transfer is already matched with a deposit',
     TRANSFER_NO_CUSTOMER: "This transfer's virtual account belongs to no customer",
     TRANSFER_NOT_MATCHED: 'This transfer is not matched with a pending deposit',
+    DEPOSIT_TOO_MANY_PENDING:
+      'You already have {{max}} deposit notices awaiting review: please wait until they are checked',
     OPERATOR_LOGIN_FAILED: 'Wrong user name or password',
     OPERATOR_LOCKED: 'This operator account is locked after repeated failures. Try again after {{until}}',
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Please change your one-time password first',
@@ -208,6 +210,7 @@ export const en = {
     amountWholeYen: 'Please enter a whole number of yen',
     amountPositive: 'The amount must be more than zero',
     amountTooBig: 'The amount is too large',
+    depositMin: 'A deposit notice must be at least ¥1,000',
     transferDateRequired: 'Please enter the transfer date',
     bankAccountRequired: 'Please select a bank account',
     channelUrl: 'The link must start with https:// or line://',

@@ -98,6 +98,8 @@ export const es = {
     TRANSFER_NOT_UNMATCHED: 'Esta transferencia ya está conciliada con un depósito',
     TRANSFER_NO_CUSTOMER: 'La cuenta virtual de esta transferencia no pertenece a ningún cliente',
     TRANSFER_NOT_MATCHED: 'Esta transferencia no está conciliada con un depósito pendiente',
+    DEPOSIT_TOO_MANY_PENDING:
+      'Ya tiene {{max}} avisos de depósito pendientes de revisión: espere a que se comprueben',
     OPERATOR_LOGIN_FAILED: 'Usuario o contraseña incorrectos',
     OPERATOR_LOCKED:
       'Esta cuenta de operador está bloqueada por intentos fallidos. Vuelva a intentarlo después de las {{until}}',
@@ -206,6 +208,7 @@ export const es = {
     amountWholeYen: 'Introduzca un número entero de yenes',
     amountPositive: 'El importe debe ser mayor que cero',
     amountTooBig: 'El importe es demasiado grande',
+    depositMin: 'El aviso de depósito debe ser de al menos 1.000 ¥',
     transferDateRequired: 'Introduzca la fecha de la transferencia',
     bankAccountRequired: 'Seleccione una cuenta bancaria',
     channelUrl: 'El enlace debe empezar por https:// o line://',

@@ -102,6 +102,8 @@ export const fr = {
     TRANSFER_NOT_UNMATCHED: 'Ce virement est déjà rapproché d’un dépôt',
     TRANSFER_NO_CUSTOMER: 'Le compte virtuel de ce virement n’appartient à aucun client',
     TRANSFER_NOT_MATCHED: 'Ce virement n’est rapproché d’aucun dépôt en attente',
+    DEPOSIT_TOO_MANY_PENDING:
+      'Vous avez déjà {{max}} avis de dépôt en attente de vérification : patientez jusqu’à leur traitement',
     OPERATOR_LOGIN_FAILED: 'Identifiant ou mot de passe incorrect',
     OPERATOR_LOCKED: 'Ce compte opérateur est verrouillé après plusieurs échecs. Réessayez après {{until}}',
     OPERATOR_PASSWORD_CHANGE_REQUIRED: 'Veuillez d’abord changer votre mot de passe à usage unique',
@@ -210,6 +212,7 @@ export const fr = {
     amountWholeYen: 'Veuillez saisir un nombre entier de yens',
     amountPositive: 'Le montant doit être supérieur à zéro',
     amountTooBig: 'Le montant est trop élevé',
+    depositMin: 'Un avis de dépôt doit être d’au moins 1 000 ¥',
     transferDateRequired: 'Veuillez saisir la date du virement',
     bankAccountRequired: 'Veuillez choisir un compte bancaire',
     channelUrl: 'Le lien doit commencer par https:// ou line://',

@@ -1,5 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
+  DEPOSIT_MAX_PENDING,
   sen,
   translate,
   type Locale,
@@ -98,6 +99,14 @@ export async function fileDeposit(
   }
   if (input.proof_upload_id !== undefined) {
     await ownUpload(tx, userId, input.proof_upload_id, ['deposit_proof']);
+  }
+  // A cap on notices waiting for review (counted under the user's lock, which the route's claim holds).
+  const [waiting] = await tx
+    .select({ n: count() })
+    .from(deposits)
+    .where(and(eq(deposits.userId, userId), eq(deposits.status, 'pending')));
+  if ((waiting?.n ?? 0) >= DEPOSIT_MAX_PENDING) {
+    throw new AppError('DEPOSIT_TOO_MANY_PENDING', { max: DEPOSIT_MAX_PENDING });
   }
   const [row] = await tx
     .insert(deposits)
