@@ -1,5 +1,5 @@
-import { FALLBACK_LOCALE, LOCALES, MESSAGES, type Locale } from '@kabuto/contract';
-import i18next, { type i18n as I18n, type Resource } from 'i18next';
+import type { Locale, Messages } from '@kabuto/contract';
+import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 /**
@@ -7,12 +7,43 @@ import { initReactI18next } from 'react-i18next';
  * "translation") and the contract's messages (namespace "contract": errors, validation, fields, ledger and
  * message kinds), so that zod message keys such as "validation.phoneFormat" are translated. The language
  * follows the app's session; the page's `lang` follows it too (screen readers, hyphenation).
+ *
+ * Only the language in use is loaded (issue 21: the six catalogues were a third of the first load): `load`
+ * imports its two catalogues on demand, once; a switch of language shows the new one when it has arrived.
+ * The catalogue checker keeps every locale complete, so no fallback language is loaded beside it.
  */
 export const CONTRACT_NS = 'contract';
 
+/** One locale's catalogues: the app's UI texts and the contract's messages. */
+export interface CatalogueBundle {
+  ui: object;
+  contract: object;
+}
+
+/**
+ * The contract's messages of one locale, each its own chunk. Static import paths, so that the bundler
+ * splits them.
+ */
+export function loadContractMessages(locale: Locale): Promise<Messages> {
+  switch (locale) {
+    case 'ja':
+      return import('@kabuto/contract/messages/ja').then((m) => m.ja);
+    case 'zh-Hans':
+      return import('@kabuto/contract/messages/zh-Hans').then((m) => m.zhHans);
+    case 'zh-Hant':
+      return import('@kabuto/contract/messages/zh-Hant').then((m) => m.zhHant);
+    case 'en':
+      return import('@kabuto/contract/messages/en').then((m) => m.en);
+    case 'es':
+      return import('@kabuto/contract/messages/es').then((m) => m.es);
+    case 'fr':
+      return import('@kabuto/contract/messages/fr').then((m) => m.fr);
+  }
+}
+
 export interface I18nOptions {
-  /** The app's UI catalogues, one per locale. */
-  catalogues: Readonly<Record<Locale, object>>;
+  /** Loads one locale's catalogues (the app's UI texts, and loadContractMessages). */
+  load: (locale: Locale) => Promise<CatalogueBundle>;
   /** The locale the session asks for now. */
   locale: () => Locale;
   /** Calls `listener` whenever the session changes (the locale may have). */
@@ -30,17 +61,28 @@ export interface AppI18n {
    * "messageKinds.<kind>"); a key without a text answers itself.
    */
   tContract: (key: string, params?: Record<string, unknown>) => string;
+  /** Loads a locale's catalogues if need be and shows it (what a switch of the session's language does). */
+  showLanguage: (locale: Locale) => Promise<void>;
   hasContractKey: (key: string) => boolean;
 }
 
 export function createAppI18n(options: I18nOptions): AppI18n {
-  const resources: Resource = Object.fromEntries(
-    LOCALES.map((locale) => [
-      locale,
-      { translation: { ...options.catalogues[locale] }, [CONTRACT_NS]: { ...MESSAGES[locale] } },
-    ]),
-  );
   const i18n = i18next.createInstance();
+  const loading = new Map<Locale, Promise<void>>();
+
+  /** Loads a locale's catalogues into the instance, once. */
+  function ensure(locale: Locale): Promise<void> {
+    let pending = loading.get(locale);
+    if (!pending) {
+      pending = options.load(locale).then((bundle) => {
+        i18n.addResourceBundle(locale, 'translation', bundle.ui, true, true);
+        i18n.addResourceBundle(locale, CONTRACT_NS, bundle.contract, true, true);
+      });
+      pending.catch(() => loading.delete(locale));
+      loading.set(locale, pending);
+    }
+    return pending;
+  }
 
   function applyLanguage(locale: Locale) {
     if (typeof document !== 'undefined') document.documentElement.lang = locale;
@@ -50,28 +92,40 @@ export function createAppI18n(options: I18nOptions): AppI18n {
   async function initI18n(): Promise<void> {
     const locale = options.locale();
     await i18n.use(initReactI18next).init({
-      resources,
+      resources: {},
+      partialBundledLanguages: true,
       lng: locale,
-      fallbackLng: FALLBACK_LOCALE,
+      fallbackLng: false,
       ns: ['translation', CONTRACT_NS],
       defaultNS: 'translation',
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+    await ensure(locale);
+    await i18n.changeLanguage(locale);
     applyLanguage(locale);
-    let shown = locale;
+    let wanted = locale;
     options.subscribe(() => {
       const next = options.locale();
-      if (next === shown) return;
-      shown = next;
-      void i18n.changeLanguage(next);
-      applyLanguage(next);
+      if (next === wanted) return;
+      wanted = next;
+      void ensure(next).then(async () => {
+        // a later switch wins over this one's late catalogue
+        if (wanted !== next) return;
+        await i18n.changeLanguage(next);
+        applyLanguage(next);
+      });
     });
   }
 
   return {
     i18n,
     initI18n,
+    showLanguage: async (locale) => {
+      await ensure(locale);
+      await i18n.changeLanguage(locale);
+      applyLanguage(locale);
+    },
     tContract: (key, params) => i18n.t(key, { ns: CONTRACT_NS, defaultValue: key, ...params }),
     hasContractKey: (key) => i18n.exists(key, { ns: CONTRACT_NS }),
   };

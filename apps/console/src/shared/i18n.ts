@@ -1,14 +1,14 @@
 import { createAppI18n } from '@kabuto/client/i18n';
-import { UI_MESSAGES } from '@/locales/catalogues';
+import { loadCatalogues } from '@/locales/load';
 import { applyDayjsLocale } from './locale';
 import { sessionStore } from './session';
 
 /**
- * The console's i18n (the shared bootstrap, ADR 0019): the six console catalogues, the session's locale;
+ * The console's i18n (the shared bootstrap, ADR 0019): the session's locale, its catalogues loaded on demand;
  * dayjs (antd's date pickers) follows the language too.
  */
 export const { i18n, initI18n, tContract, hasContractKey } = createAppI18n({
-  catalogues: UI_MESSAGES,
+  load: loadCatalogues,
   locale: () => sessionStore.getState().locale,
   subscribe: (listener) => sessionStore.subscribe(listener),
   onLanguage: applyDayjsLocale,

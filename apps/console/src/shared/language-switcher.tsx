@@ -1,6 +1,6 @@
 import { LOCALES } from '@kabuto/contract';
 import { Select } from 'antd';
-import { LOCALE_NAMES } from '@/locales/catalogues';
+import { LOCALE_NAMES } from '@/locales/names';
 import { useLocale } from './locale';
 import { isLocale, sessionStore } from './session';
 

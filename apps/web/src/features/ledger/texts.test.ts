@@ -8,7 +8,7 @@ import {
 } from '@kabuto/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formattersFor } from '@/shared/format/format';
-import { i18n, initI18n } from '@/shared/i18n/i18n';
+import { i18n, initI18n, showLanguage } from '@/shared/i18n/i18n';
 import {
   accountLabel,
   kindLabel,
@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 describe('transaction log texts', () => {
   it.each(LOCALES)('%s labels every ledger entry kind and account', async (locale) => {
-    await i18n.changeLanguage(locale);
+    await showLanguage(locale);
     for (const kind of LEDGER_ENTRY_KINDS) {
       // In the language's own catalogue, not by falling back to English...
       expect(MESSAGES[locale].ledgerKinds[kind].trim(), `${locale} ${kind}`).not.toBe('');
@@ -41,7 +41,7 @@ describe('transaction log texts', () => {
   });
 
   it.each(LOCALES)('%s names every movement and its state, never a key', async (locale) => {
-    await i18n.changeLanguage(locale);
+    await showLanguage(locale);
     const texts: string[] = [];
     for (const kind of LEDGER_ENTRY_KINDS) {
       for (const state of LEDGER_ENTRY_KINDS) {
@@ -66,7 +66,7 @@ describe('transaction log texts', () => {
   });
 
   it('reads a withdrawal as one line: requested, then paid or returned, never money coming in', async () => {
-    await i18n.changeLanguage('ja');
+    await showLanguage('ja');
     const hold = {
       kind: 'withdrawal_hold',
       cash: sen(-200_000_000),
@@ -112,7 +112,7 @@ describe('transaction log texts', () => {
   };
 
   it.each(LOCALES)("%s writes every kind's memo from its params, in its own words", async (locale) => {
-    await i18n.changeLanguage(locale);
+    await showLanguage(locale);
     const en = i18n.getFixedT('en');
     const fmt = formattersFor(locale);
     for (const kind of LEDGER_ENTRY_KINDS) {
@@ -135,7 +135,7 @@ describe('transaction log texts', () => {
   });
 
   it('shows the English memo of an entry older than params, and no memo as none', async () => {
-    await i18n.changeLanguage('ja');
+    await showLanguage('ja');
     const fmt = formattersFor('ja');
     expect(
       memoText(i18n.t, fmt, { kind: 'deposit', memo: 'Bank transfer of 2026-11-24', params: null }),
