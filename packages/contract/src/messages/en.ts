@@ -265,7 +265,7 @@ export const en = {
     dividend:
       'Dividend of {{code}}: {{quantity}} shares × {{per_share}}, income tax {{national}}, local tax {{local}} withheld',
     dividend_adjustment:
-      'Dividend adjustment of {{code}} ({{direction}} margin position): {{quantity}} shares × {{per_share}}',
+      'Dividend adjustment of {{code}} on a margin position: {{quantity}} shares × {{per_share}}',
     demo_funding: 'Demo cash (demo mode): not real money',
     order_reserve: 'Cash held for order {{order_no}}: {{code}}, {{quantity}} shares',
     order_release: 'Cash released from order {{order_no}}: {{code}}, {{quantity}} shares',

@@ -264,7 +264,7 @@ export const es = {
     dividend:
       'Dividendo de {{code}}: {{quantity}} acciones × {{per_share}}; retenidos impuesto sobre la renta {{national}} e impuesto local {{local}}',
     dividend_adjustment:
-      'Ajuste por dividendo de {{code}} (posición a margen {{direction}}): {{quantity}} acciones × {{per_share}}',
+      'Ajuste por dividendo de {{code}} en una posición a margen: {{quantity}} acciones × {{per_share}}',
     demo_funding: 'Efectivo de demostración (modo demo): no es dinero real',
     order_reserve: 'Efectivo retenido para la orden {{order_no}}: {{code}}, {{quantity}} acciones',
     order_release: 'Efectivo liberado de la orden {{order_no}}: {{code}}, {{quantity}} acciones',

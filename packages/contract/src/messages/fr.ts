@@ -269,7 +269,7 @@ export const fr = {
     dividend:
       'Dividende de {{code}} : {{quantity}} actions × {{per_share}} ; impôt sur le revenu {{national}} et taxe locale {{local}} retenus',
     dividend_adjustment:
-      'Ajustement de dividende de {{code}} (position sur marge {{direction}}) : {{quantity}} actions × {{per_share}}',
+      'Ajustement de dividende de {{code}} sur une position sur marge : {{quantity}} actions × {{per_share}}',
     demo_funding: 'Liquidités de démonstration (mode démo) : pas de l’argent réel',
     order_reserve: 'Liquidités bloquées pour l’ordre {{order_no}} : {{code}}, {{quantity}} actions',
     order_release: 'Liquidités débloquées de l’ordre {{order_no}} : {{code}}, {{quantity}} actions',

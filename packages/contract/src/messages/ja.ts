@@ -253,7 +253,7 @@ export const ja = {
     fund_buy: '{{product}} {{units}}口 基準価額{{nav}}で約定（取引番号{{record_id}}）、差額{{refund}}を返金',
     fund_redeem: '{{product}} {{units}}口 基準価額{{nav}}で解約（取引番号{{record_id}}）',
     dividend: '{{code}} 配当金 {{quantity}}株×{{per_share}}（所得税{{national}}・住民税{{local}}を源泉徴収）',
-    dividend_adjustment: '{{code}} 配当落調整金（信用{{direction}}） {{quantity}}株×{{per_share}}',
+    dividend_adjustment: '{{code}} 配当落調整金（信用建玉） {{quantity}}株×{{per_share}}',
     demo_funding: 'デモ資金（デモモード）：実際のお金ではありません',
     order_reserve: '注文{{order_no}}のための拘束：{{code}} {{quantity}}株',
     order_release: '注文{{order_no}}の拘束解除：{{code}} {{quantity}}株',

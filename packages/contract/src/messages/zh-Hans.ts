@@ -243,7 +243,7 @@ export const zhHans = {
     fund_buy: '{{product}}：按净值{{nav}}买入{{units}}份（记录{{record_id}}），退还余额{{refund}}',
     fund_redeem: '{{product}}：按净值{{nav}}赎回{{units}}份（记录{{record_id}}）',
     dividend: '{{code}}股息：{{quantity}}股×{{per_share}}，已预扣所得税{{national}}、住民税{{local}}',
-    dividend_adjustment: '{{code}}除息调整金（融资融券{{direction}}）：{{quantity}}股×{{per_share}}',
+    dividend_adjustment: '{{code}}除息调整金（融资融券持仓）：{{quantity}}股×{{per_share}}',
     demo_funding: '演示资金（演示模式）：并非真实资金',
     order_reserve: '委托{{order_no}}冻结资金：{{code}} {{quantity}}股',
     order_release: '委托{{order_no}}解冻资金：{{code}} {{quantity}}股',

@@ -243,7 +243,7 @@ export const zhHant = {
     fund_buy: '{{product}}：以淨值{{nav}}買進{{units}}單位（紀錄{{record_id}}），退還餘額{{refund}}',
     fund_redeem: '{{product}}：以淨值{{nav}}贖回{{units}}單位（紀錄{{record_id}}）',
     dividend: '{{code}}股利：{{quantity}}股×{{per_share}}，已扣繳所得稅{{national}}、住民稅{{local}}',
-    dividend_adjustment: '{{code}}除息調整金（信用交易{{direction}}）：{{quantity}}股×{{per_share}}',
+    dividend_adjustment: '{{code}}除息調整金（信用交易部位）：{{quantity}}股×{{per_share}}',
     demo_funding: '示範資金（示範模式）：並非真實資金',
     order_reserve: '委託{{order_no}}圈存資金：{{code}} {{quantity}}股',
     order_release: '委託{{order_no}}解除圈存：{{code}} {{quantity}}股',
