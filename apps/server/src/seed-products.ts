@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { count } from 'drizzle-orm';
 import { INITIAL_NAV_SEN, sen, type TPublishProductBody } from '@kabuto/contract';
 import type { Db } from './db/types.js';
@@ -9,6 +8,7 @@ import { nextBusinessDay, previousBusinessDay } from './market/calendar.js';
 import type { MarketDataProvider } from './market/provider.js';
 import { audit } from './modules/console/audit.js';
 import { announceDividend } from './modules/dividends/dividends.js';
+import { DEMO_DIVIDENDS } from './modules/dividends/data/demo-dividends.js';
 import { dividendDates } from './modules/dividends/dates.js';
 import { strikeDate } from './modules/products/nav-job.js';
 import { closeOf, lastStrikeDate } from './modules/products/nav.js';
@@ -17,7 +17,7 @@ import { closeOf, lastStrikeDate } from './modules/products/nav.js';
  * The demo's follow-up products and dividends (issue 17, ADR 0027), seeded once on first start: three model
  * portfolios with NAV history struck by the job's own rule from the simulator's daily closes of the last
  * HISTORY_BUSINESS_DAYS business days, and the next dividends of the demo universe's holdings
- * (modules/dividends/data/demo-dividends.json, its source noted there).
+ * (modules/dividends/data/demo-dividends.ts, its source noted there).
  */
 const HISTORY_BUSINESS_DAYS = 20;
 
@@ -81,7 +81,7 @@ const DEMO_PRODUCTS: Omit<TPublishProductBody, 'deadline'>[] = [
 
 interface DemoDividends {
   source: string;
-  dividends: { code: string; record: string; per_share_sen: number; payment_months_after: number }[];
+  dividends: readonly { code: string; record: string; per_share_sen: number; payment_months_after: number }[];
 }
 
 /** The month `months` after a date's month, on the 20th (or the business day before). */
@@ -149,9 +149,7 @@ export async function seedDemoProducts(db: Db, clock: Clock, market: MarketDataP
 async function seedDemoDividends(db: Db, now: Date): Promise<void> {
   const [existing] = await db.select({ n: count() }).from(dividendAnnouncements);
   if ((existing?.n ?? 0) > 0) return;
-  const data = JSON.parse(
-    readFileSync(new URL('./modules/dividends/data/demo-dividends.json', import.meta.url), 'utf8'),
-  ) as DemoDividends;
+  const data: DemoDividends = DEMO_DIVIDENDS;
   const today = tokyoParts(now).date;
   const year = Number(today.slice(0, 4));
   const next = new Map<string, { record: string; perShare: number; payment: string }>();
