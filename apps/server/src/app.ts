@@ -59,6 +59,9 @@ import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
 import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
+import { productConsoleRoutes } from './modules/products/console-routes.js';
+import { productRoutes } from './modules/products/routes.js';
+import { dividendConsoleRoutes, dividendRoutes } from './modules/dividends/routes.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
@@ -399,6 +402,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
       await api.register(openingConsoleRoutes, { prefix: '/console' });
+      await api.register(productRoutes);
+      await api.register(productConsoleRoutes, { prefix: '/console' });
+      await api.register(dividendRoutes);
+      await api.register(dividendConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

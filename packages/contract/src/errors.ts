@@ -104,6 +104,20 @@ export const ERRORS = {
   OPERATOR_SELF_DEACTIVATE: { code: 1406, http: 409 },
   OPERATOR_LAST_ADMIN: { code: 1407, http: 409 },
   USER_NOT_FOUND: { code: 1408, http: 404 },
+  // Follow-up products and dividends (issue 17, ADR 0027): 1550-1599
+  PRODUCT_NOT_FOUND: { code: 1551, http: 404 },
+  PRODUCT_CLOSED: { code: 1552, http: 422 },
+  PRODUCT_CAP_EXCEEDED: { code: 1553, http: 422 },
+  PRODUCT_BELOW_MIN: { code: 1554, http: 422 },
+  PRODUCT_RISK_NOT_ACKNOWLEDGED: { code: 1555, http: 422 },
+  PRODUCT_RECORD_NOT_FOUND: { code: 1556, http: 404 },
+  PRODUCT_RECORD_PENDING: { code: 1557, http: 409 },
+  PRODUCT_RECORD_NOT_FOLLOWING: { code: 1558, http: 409 },
+  PRODUCT_UNKNOWN_STOCK: { code: 1559, http: 422 },
+  PRODUCT_DEADLINE_PAST: { code: 1560, http: 422 },
+  DIVIDEND_DATE_PAST: { code: 1571, http: 422 },
+  DIVIDEND_DATES_ORDER: { code: 1572, http: 422 },
+  DIVIDEND_DUPLICATE: { code: 1573, http: 409 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -18,5 +18,6 @@ export * from './api/opening.js';
 export * from './api/funds.js';
 export * from './api/banking.js';
 export * from './api/console.js';
+export * from './api/products.js';
 export * from './ticks.js';
 export * from './trading-math.js';

@@ -717,3 +717,162 @@ export const secretFailures = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.secret] })],
 );
+
+// ---------------------------------------------------------------- follow-up products and dividends (issue 17, ADR 0027)
+
+/**
+ * A follow-up product (跟投商品): a model portfolio published by an administrator. What it holds and its fee
+ * live in its versions; the row carries what does not change with a version.
+ */
+export const products = pgTable('products', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  issuer: text('issuer').notNull(),
+  name: text('name').notNull(),
+  strategy: text('strategy').notNull(),
+  riskDisclosure: text('risk_disclosure').notNull(),
+  /** the fund size cap (sen): units outstanding × NAV plus pending applications may not pass it */
+  fundCap: bigint('fund_cap', { mode: 'number' }).notNull(),
+  /** last Tokyo date applications are accepted */
+  deadline: text('deadline').notNull(),
+  minInvestment: bigint('min_investment', { mode: 'number' }).notNull(),
+  /** the latest version (product_versions) */
+  version: integer('version').notNull().default(1),
+  publishedBy: integer('published_by').references(() => operators.id),
+  createdAt: createdAt(),
+});
+
+/** A version of a product's portfolio and fee: effective from the NAV of `effective_date` on. Append-only. */
+export const productVersions = pgTable(
+  'product_versions',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    version: integer('version').notNull(),
+    /** [{code, weight_bp}] summing to 10,000 */
+    constituents: jsonb('constituents').$type<{ code: string; weight_bp: number }[]>().notNull(),
+    /** annual management fee, parts per million */
+    feePpm: integer('fee_ppm').notNull(),
+    effectiveDate: text('effective_date').notNull(),
+    reason: text('reason'),
+    createdBy: integer('created_by').references(() => operators.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.version] })],
+);
+
+/**
+ * A product's NAV (基準価額, sen per 10,000 units) of one date, with the constituents' closing prices it was
+ * struck from (the next strike's starting point). Written once per (product, date) by the NAV job.
+ */
+export const productNavs = pgTable(
+  'product_navs',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    date: text('date').notNull(),
+    nav: bigint('nav', { mode: 'number' }).notNull(),
+    closes: jsonb('closes').$type<Record<string, number>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.date] })],
+);
+
+/** A holder's purchase of a product and, later, its sale: one record from application to follow ended. */
+export const productRecords = pgTable(
+  'product_records',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    status: text('status', { enum: ['pending', 'following', 'redeeming', 'ended'] }).notNull(),
+    /** the amount applied for (sen), held in the user's reserved account until the NAV is struck */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    buyAt: timestamp('buy_at', { withTimezone: true }).notNull(),
+    buyNavDate: text('buy_nav_date').notNull(),
+    buyNav: bigint('buy_nav', { mode: 'number' }),
+    units: bigint('units', { mode: 'number' }),
+    cost: bigint('cost', { mode: 'number' }),
+    sellAt: timestamp('sell_at', { withTimezone: true }),
+    sellNavDate: text('sell_nav_date'),
+    sellNav: bigint('sell_nav', { mode: 'number' }),
+    proceeds: bigint('proceeds', { mode: 'number' }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('product_records_user_idx').on(t.userId, t.id),
+    index('product_records_product_idx').on(t.productId, t.status),
+  ],
+);
+
+/** A holder's acknowledgement of a product version's risk disclosure, before the first buy. */
+export const productRiskAcks = pgTable(
+  'product_risk_acks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    version: integer('version').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId, t.version] })],
+);
+
+/** A dividend announcement: per share, record date (and the cum and ex dates derived from it), payment date. */
+export const dividendAnnouncements = pgTable(
+  'dividend_announcements',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull(),
+    perShare: bigint('per_share', { mode: 'number' }).notNull(),
+    recordDate: text('record_date').notNull(),
+    cumDate: text('cum_date').notNull(),
+    exDate: text('ex_date').notNull(),
+    paymentDate: text('payment_date').notNull(),
+    /** where the figure comes from (the demo data file's source), or null when an operator published it */
+    source: text('source'),
+    publishedBy: integer('published_by').references(() => operators.id),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('dividend_announcements_code_record_uq').on(t.code, t.recordDate)],
+);
+
+/**
+ * What one holder received (or, a margin short, paid) for one announcement: shares held at the end of the
+ * cum date, gross, tax withheld and net. Written by the payment job with its ledger entry. Append-only.
+ */
+export const dividendPayments = pgTable(
+  'dividend_payments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    announcementId: integer('announcement_id')
+      .notNull()
+      .references(() => dividendAnnouncements.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: ['dividend', 'adjustment_receive', 'adjustment_pay'] }).notNull(),
+    taxAccount: text('tax_account', { enum: TAX_ACCOUNTS }).notNull(),
+    quantity: integer('quantity').notNull(),
+    gross: bigint('gross', { mode: 'number' }).notNull(),
+    taxNational: bigint('tax_national', { mode: 'number' }).notNull(),
+    taxLocal: bigint('tax_local', { mode: 'number' }).notNull(),
+    /** signed: what the user's cash moved by */
+    net: bigint('net', { mode: 'number' }).notNull(),
+    entryId: integer('entry_id').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('dividend_payments_uq').on(t.announcementId, t.userId, t.kind, t.taxAccount),
+    index('dividend_payments_user_idx').on(t.userId, t.id),
+  ],
+);

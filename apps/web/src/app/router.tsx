@@ -91,6 +91,15 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.orderDetail, 'titles.orderDetail', () =>
         import('@/features/orders/components/order-detail-page').then((m) => m.OrderDetailPage),
       ),
+      page(PAGE_PATHS.followProducts, 'products.title', () =>
+        import('@/features/products/components/products-page').then((m) => m.ProductsPage),
+      ),
+      page(PAGE_PATHS.followRecords, 'products.recordsTitle', () =>
+        import('@/features/products/components/records-page').then((m) => m.ProductRecordsPage),
+      ),
+      page(PAGE_PATHS.dividends, 'dividends.title', () =>
+        import('@/features/dividends/components/dividends-page').then((m) => m.DividendsPage),
+      ),
       page(PAGE_PATHS.tax, 'tax.title', () =>
         import('@/features/tax/components/tax-page').then((m) => m.TaxPage),
       ),

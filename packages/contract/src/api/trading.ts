@@ -218,6 +218,11 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_release',
   'tax_withheld',
   'tax_refund',
+  'fund_apply',
+  'fund_buy',
+  'fund_redeem',
+  'dividend',
+  'dividend_adjustment',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**

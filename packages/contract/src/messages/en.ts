@@ -8,6 +8,22 @@ export const en = {
   ok: 'Request Success',
   failed: 'Request failed',
   errors: {
+    PRODUCT_NOT_FOUND: 'This product does not exist',
+    PRODUCT_CLOSED: 'Applications for this product closed on its deadline',
+    PRODUCT_CAP_EXCEEDED:
+      'This amount would take the fund beyond its size cap; the most you can apply for now is {{available}}',
+    PRODUCT_BELOW_MIN: 'The minimum investment for this product is {{min}}',
+    PRODUCT_RISK_NOT_ACKNOWLEDGED:
+      'Please read and acknowledge the risk disclosure before your first purchase',
+    PRODUCT_RECORD_NOT_FOUND: 'This record does not exist',
+    PRODUCT_RECORD_PENDING: 'This purchase is still waiting for its NAV; it can be sold once it is following',
+    PRODUCT_RECORD_NOT_FOLLOWING: 'This record has already been sold or is being redeemed',
+    PRODUCT_UNKNOWN_STOCK: '{{code}} is not a stock of the market universe',
+    PRODUCT_DEADLINE_PAST: 'The application deadline must be today or later',
+    DIVIDEND_DATE_PAST:
+      'The record date must be after the next business day (its cum date cannot be in the past)',
+    DIVIDEND_DATES_ORDER: 'The payment date must be after the record date',
+    DIVIDEND_DUPLICATE: 'A dividend for this stock and record date has already been announced',
     VALIDATION: 'Please check what you entered',
     UNAUTHENTICATED: 'User information has expired, please log in again',
     FORBIDDEN: 'You do not have access to this',
@@ -113,6 +129,16 @@ export const en = {
     USER_NOT_FOUND: 'No such user',
   },
   validation: {
+    productCode: 'Enter a 4-character stock code',
+    productWeight: 'Each weight must be at least 0.01%',
+    productConstituents: 'A portfolio has 1 to 50 stocks',
+    productWeightsSum: 'The weights must sum to exactly 100%',
+    productConstituentsUnique: 'Each stock may appear only once',
+    productText: 'This field is required',
+    productPositive: 'Enter an amount greater than zero',
+    productFee: 'The annual fee must be between 0% and 5%',
+    productAmount: 'Enter the purchase amount',
+    productAmountDecimals: 'The purchase price can only have two decimal places',
     accountRequired: 'Account cannot be empty',
     passwordRequired: 'Password cannot be empty',
     passwordConfirmRequired: 'Please enter the password again',
@@ -238,6 +264,14 @@ export const en = {
   },
   /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
   ledgerMemos: {
+    fund_apply: 'Cash held for your application to {{product}} (record {{record_id}})',
+    fund_buy:
+      '{{product}}: {{units}} units at NAV {{nav}} (record {{record_id}}); unused {{refund}} returned',
+    fund_redeem: '{{product}}: {{units}} units redeemed at NAV {{nav}} (record {{record_id}})',
+    dividend:
+      'Dividend of {{code}}: {{quantity}} shares × {{per_share}}, income tax {{national}}, local tax {{local}} withheld',
+    dividend_adjustment:
+      'Dividend adjustment of {{code}} on a margin position: {{quantity}} shares × {{per_share}}',
     demo_funding: 'Demo cash (demo mode): not real money',
     order_reserve: 'Cash held for order {{order_no}}: {{code}}, {{quantity}} shares',
     order_release: 'Cash released from order {{order_no}}: {{code}}, {{quantity}} shares',
@@ -257,6 +291,11 @@ export const en = {
       'Tax refunded as losses offset your {{year}} gains in the specific account (order {{order_no}}): income tax {{national}}, local tax {{local}}',
   } satisfies Record<LedgerEntryKind, string>,
   ledgerKinds: {
+    fund_apply: 'Fund application',
+    fund_buy: 'Fund purchase',
+    fund_redeem: 'Fund redemption',
+    dividend: 'Dividend',
+    dividend_adjustment: 'Dividend adjustment',
     demo_funding: 'Demo cash',
     order_reserve: 'Cash held for an order',
     order_release: 'Cash released from an order',
@@ -279,6 +318,19 @@ export const en = {
     withdrawing: 'Withdrawals in progress',
   } satisfies Record<LedgerAccount, string>,
   messageKinds: {
+    'product.applied':
+      'Your application of {{amount}} to {{product}} was received; it will be priced at the NAV of {{nav_date}}',
+    'product.following': 'Your purchase of {{product}} is now following: {{units}} units at NAV {{nav}}',
+    'product.redeem_requested':
+      'Your sale of {{product}} was received; it will be redeemed at the NAV of {{nav_date}}',
+    'product.ended': '{{product}} redeemed: {{proceeds}} credited to your cash',
+    'product.version':
+      '{{product}} has a new version {{version}} of its portfolio and fee (from the NAV of {{from}}): {{reason}}',
+    'dividend.paid': 'Dividend of {{code}} credited: {{net}} after tax (gross {{gross}})',
+    'dividend.adjustment_received':
+      'Dividend adjustment of {{code}} credited to your margin long position: {{net}}',
+    'dividend.adjustment_charged':
+      'Dividend adjustment of {{code}} charged to your margin short position: {{net}}',
     'order.placed': 'Order {{order_no}} accepted: {{code}}, {{quantity}} shares',
     'order.filled': 'Order {{order_no}} filled: {{code}}, {{quantity}} shares at {{price}}',
     'order.cancelled': 'Order {{order_no}} ({{code}}) was cancelled',

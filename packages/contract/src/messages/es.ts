@@ -4,6 +4,22 @@ export const es = {
   ok: 'Solicitud realizada correctamente',
   failed: 'No se pudo completar la solicitud',
   errors: {
+    PRODUCT_NOT_FOUND: 'Este producto no existe',
+    PRODUCT_CLOSED: 'El plazo de suscripción de este producto ha terminado',
+    PRODUCT_CAP_EXCEEDED:
+      'Este importe superaría el tamaño máximo del fondo; ahora puede suscribir como máximo {{available}}',
+    PRODUCT_BELOW_MIN: 'La inversión mínima de este producto es {{min}}',
+    PRODUCT_RISK_NOT_ACKNOWLEDGED: 'Lea y acepte la advertencia de riesgos antes de su primera compra',
+    PRODUCT_RECORD_NOT_FOUND: 'Este registro no existe',
+    PRODUCT_RECORD_PENDING:
+      'Esta compra aún espera su valor liquidativo; podrá venderla cuando esté en seguimiento',
+    PRODUCT_RECORD_NOT_FOLLOWING: 'Este registro ya se ha vendido o se está reembolsando',
+    PRODUCT_UNKNOWN_STOCK: '{{code}} no es un valor del mercado',
+    PRODUCT_DEADLINE_PAST: 'La fecha límite de suscripción debe ser hoy o posterior',
+    DIVIDEND_DATE_PAST:
+      'La fecha de registro debe ser posterior al próximo día hábil (su último día con derecho no puede haber pasado)',
+    DIVIDEND_DATES_ORDER: 'La fecha de pago debe ser posterior a la fecha de registro',
+    DIVIDEND_DUPLICATE: 'Ya se ha anunciado un dividendo de este valor para esta fecha de registro',
     VALIDATION: 'Revise los datos introducidos',
     UNAUTHENTICATED: 'La información de usuario ha caducado; vuelva a iniciar sesión',
     FORBIDDEN: 'No tiene permiso para acceder a este contenido',
@@ -111,6 +127,16 @@ export const es = {
     USER_NOT_FOUND: 'Usuario no encontrado',
   },
   validation: {
+    productCode: 'Introduzca un código de valor de 4 caracteres',
+    productWeight: 'Cada peso debe ser al menos del 0,01 %',
+    productConstituents: 'Una cartera tiene entre 1 y 50 valores',
+    productWeightsSum: 'Los pesos deben sumar exactamente el 100 %',
+    productConstituentsUnique: 'Cada valor solo puede aparecer una vez',
+    productText: 'Este campo es obligatorio',
+    productPositive: 'Introduzca un importe mayor que cero',
+    productFee: 'La comisión anual debe estar entre el 0 % y el 5 %',
+    productAmount: 'Introduzca el importe de compra',
+    productAmountDecimals: 'El importe de compra solo puede tener dos decimales',
     accountRequired: 'La cuenta no puede estar vacía',
     passwordRequired: 'La contraseña no puede estar vacía',
     passwordConfirmRequired: 'Vuelva a introducir la contraseña',
@@ -236,6 +262,15 @@ export const es = {
   },
   /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
   ledgerMemos: {
+    fund_apply: 'Efectivo retenido para su suscripción de {{product}} (registro {{record_id}})',
+    fund_buy:
+      '{{product}}: {{units}} participaciones a un valor liquidativo de {{nav}} (registro {{record_id}}); se devuelven {{refund}} no usados',
+    fund_redeem:
+      '{{product}}: {{units}} participaciones reembolsadas a un valor liquidativo de {{nav}} (registro {{record_id}})',
+    dividend:
+      'Dividendo de {{code}}: {{quantity}} acciones × {{per_share}}; retenidos impuesto sobre la renta {{national}} e impuesto local {{local}}',
+    dividend_adjustment:
+      'Ajuste por dividendo de {{code}} en una posición a margen: {{quantity}} acciones × {{per_share}}',
     demo_funding: 'Efectivo de demostración (modo demo): no es dinero real',
     order_reserve: 'Efectivo retenido para la orden {{order_no}}: {{code}}, {{quantity}} acciones',
     order_release: 'Efectivo liberado de la orden {{order_no}}: {{code}}, {{quantity}} acciones',
@@ -255,6 +290,11 @@ export const es = {
       'Devolución de la retención al compensar pérdidas con sus ganancias de {{year}} en la cuenta específica (orden {{order_no}}): impuesto sobre la renta {{national}}, impuesto local {{local}}',
   },
   ledgerKinds: {
+    fund_apply: 'Suscripción de fondo',
+    fund_buy: 'Compra de fondo',
+    fund_redeem: 'Reembolso de fondo',
+    dividend: 'Dividendo',
+    dividend_adjustment: 'Ajuste por dividendo',
     demo_funding: 'Efectivo de demostración',
     order_reserve: 'Efectivo retenido para una orden',
     order_release: 'Efectivo liberado de una orden',
@@ -277,6 +317,20 @@ export const es = {
     withdrawing: 'Retiros en curso',
   },
   messageKinds: {
+    'product.applied':
+      'Hemos recibido su suscripción de {{amount}} a {{product}}; se valorará al valor liquidativo del {{nav_date}}',
+    'product.following':
+      'Su compra de {{product}} ya está en seguimiento: {{units}} participaciones a un valor liquidativo de {{nav}}',
+    'product.redeem_requested':
+      'Hemos recibido su venta de {{product}}; se reembolsará al valor liquidativo del {{nav_date}}',
+    'product.ended': '{{product}} reembolsado: {{proceeds}} abonados en su efectivo',
+    'product.version':
+      '{{product}} tiene una nueva versión {{version}} de su cartera y comisión (desde el valor liquidativo del {{from}}): {{reason}}',
+    'dividend.paid': 'Dividendo de {{code}} abonado: {{net}} después de impuestos (bruto {{gross}})',
+    'dividend.adjustment_received':
+      'Ajuste por dividendo de {{code}} abonado en su posición larga a margen: {{net}}',
+    'dividend.adjustment_charged':
+      'Ajuste por dividendo de {{code}} cargado a su posición corta a margen: {{net}}',
     'order.placed': 'Orden {{order_no}} aceptada: {{code}}, {{quantity}} acciones',
     'order.filled': 'Orden {{order_no}} ejecutada: {{code}}, {{quantity}} acciones a {{price}}',
     'order.cancelled': 'La orden {{order_no}} ({{code}}) fue cancelada',

@@ -4,6 +4,23 @@ export const fr = {
   ok: 'Opération réussie',
   failed: 'Échec de l’opération',
   errors: {
+    PRODUCT_NOT_FOUND: 'Ce produit n’existe pas',
+    PRODUCT_CLOSED: 'Les souscriptions à ce produit sont closes depuis sa date limite',
+    PRODUCT_CAP_EXCEEDED:
+      'Ce montant dépasserait la taille maximale du fonds ; vous pouvez souscrire au plus {{available}} pour l’instant',
+    PRODUCT_BELOW_MIN: 'L’investissement minimum de ce produit est de {{min}}',
+    PRODUCT_RISK_NOT_ACKNOWLEDGED:
+      'Veuillez lire et accepter l’avertissement sur les risques avant votre premier achat',
+    PRODUCT_RECORD_NOT_FOUND: 'Cette opération n’existe pas',
+    PRODUCT_RECORD_PENDING:
+      'Cet achat attend encore sa valeur liquidative ; vous pourrez le vendre une fois en suivi',
+    PRODUCT_RECORD_NOT_FOLLOWING: 'Cette opération a déjà été vendue ou est en cours de rachat',
+    PRODUCT_UNKNOWN_STOCK: '{{code}} n’est pas une valeur du marché',
+    PRODUCT_DEADLINE_PAST: 'La date limite de souscription doit être aujourd’hui ou plus tard',
+    DIVIDEND_DATE_PAST:
+      'La date d’enregistrement doit suivre le prochain jour ouvré (son dernier jour avec droit ne peut être passé)',
+    DIVIDEND_DATES_ORDER: 'La date de paiement doit suivre la date d’enregistrement',
+    DIVIDEND_DUPLICATE: 'Un dividende a déjà été annoncé pour cette valeur et cette date d’enregistrement',
     VALIDATION: 'Veuillez vérifier les informations saisies',
     UNAUTHENTICATED: 'Vos informations de connexion ont expiré, veuillez vous reconnecter',
     FORBIDDEN: 'Vous n’avez pas accès à ce contenu',
@@ -114,6 +131,16 @@ export const fr = {
     USER_NOT_FOUND: 'Utilisateur introuvable',
   },
   validation: {
+    productCode: 'Saisissez un code de valeur de 4 caractères',
+    productWeight: 'Chaque poids doit être d’au moins 0,01 %',
+    productConstituents: 'Un portefeuille compte de 1 à 50 valeurs',
+    productWeightsSum: 'La somme des poids doit être exactement de 100 %',
+    productConstituentsUnique: 'Chaque valeur ne peut figurer qu’une fois',
+    productText: 'Ce champ est obligatoire',
+    productPositive: 'Saisissez un montant supérieur à zéro',
+    productFee: 'Les frais annuels doivent être compris entre 0 % et 5 %',
+    productAmount: 'Saisissez le montant de l’achat',
+    productAmountDecimals: 'Le montant de l’achat ne peut avoir que deux décimales',
     accountRequired: 'Le compte ne peut pas être vide',
     passwordRequired: 'Le mot de passe ne peut pas être vide',
     passwordConfirmRequired: 'Veuillez saisir à nouveau le mot de passe',
@@ -240,6 +267,15 @@ export const fr = {
   },
   /** a journal entry's memo from its params (`params` of the ledger's lines and movements); prices in the reader's format */
   ledgerMemos: {
+    fund_apply: 'Espèces bloquées pour votre souscription à {{product}} (opération {{record_id}})',
+    fund_buy:
+      '{{product}} : {{units}} parts à la valeur liquidative de {{nav}} (opération {{record_id}}) ; {{refund}} non utilisés restitués',
+    fund_redeem:
+      '{{product}} : {{units}} parts rachetées à la valeur liquidative de {{nav}} (opération {{record_id}})',
+    dividend:
+      'Dividende de {{code}} : {{quantity}} actions × {{per_share}} ; impôt sur le revenu {{national}} et taxe locale {{local}} retenus',
+    dividend_adjustment:
+      'Ajustement de dividende de {{code}} sur une position sur marge : {{quantity}} actions × {{per_share}}',
     demo_funding: 'Liquidités de démonstration (mode démo) : pas de l’argent réel',
     order_reserve: 'Liquidités bloquées pour l’ordre {{order_no}} : {{code}}, {{quantity}} actions',
     order_release: 'Liquidités débloquées de l’ordre {{order_no}} : {{code}}, {{quantity}} actions',
@@ -259,6 +295,11 @@ export const fr = {
       'Remboursement de retenue, vos pertes compensant vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
   },
   ledgerKinds: {
+    fund_apply: 'Souscription de fonds',
+    fund_buy: 'Achat de fonds',
+    fund_redeem: 'Rachat de fonds',
+    dividend: 'Dividende',
+    dividend_adjustment: 'Ajustement de dividende',
     demo_funding: 'Liquidités de démonstration',
     order_reserve: 'Liquidités bloquées pour un ordre',
     order_release: 'Liquidités débloquées d’un ordre',
@@ -281,6 +322,20 @@ export const fr = {
     withdrawing: 'Retraits en cours',
   },
   messageKinds: {
+    'product.applied':
+      'Votre souscription de {{amount}} à {{product}} a été reçue ; elle sera exécutée à la valeur liquidative du {{nav_date}}',
+    'product.following':
+      'Votre achat de {{product}} est désormais en suivi : {{units}} parts à la valeur liquidative de {{nav}}',
+    'product.redeem_requested':
+      'Votre vente de {{product}} a été reçue ; elle sera rachetée à la valeur liquidative du {{nav_date}}',
+    'product.ended': '{{product}} racheté : {{proceeds}} crédités sur vos espèces',
+    'product.version':
+      '{{product}} a une nouvelle version {{version}} de son portefeuille et de ses frais (à partir de la valeur liquidative du {{from}}) : {{reason}}',
+    'dividend.paid': 'Dividende de {{code}} crédité : {{net}} net d’impôt (brut {{gross}})',
+    'dividend.adjustment_received':
+      'Ajustement de dividende de {{code}} crédité sur votre position longue sur marge : {{net}}',
+    'dividend.adjustment_charged':
+      'Ajustement de dividende de {{code}} débité de votre position courte sur marge : {{net}}',
     'order.placed': 'Ordre {{order_no}} accepté : {{code}}, {{quantity}} actions',
     'order.filled': 'Ordre {{order_no}} exécuté : {{code}}, {{quantity}} actions à {{price}}',
     'order.cancelled': 'L’ordre {{order_no}} ({{code}}) a été annulé',

@@ -69,6 +69,12 @@ const CONSOLE_ROUTES = [
   'GET /api/console/users/{id}/statement',
   'GET /api/console/users/{id}/orders',
   'GET /api/console/users/{id}/positions',
+  // follow-up products and dividend announcements (issue 17, ADR 0027)
+  'GET /api/console/products',
+  'POST /api/console/products',
+  'POST /api/console/products/{id}/versions',
+  'GET /api/console/dividends',
+  'POST /api/console/dividends',
 ].sort();
 
 /** Signing in is the only console route open without a session. */
@@ -99,6 +105,8 @@ const REVIEWER_ROUTES = new Set([
   'GET /api/console/users/{id}/statement',
   'GET /api/console/users/{id}/orders',
   'GET /api/console/users/{id}/positions',
+  'GET /api/console/products',
+  'GET /api/console/dividends',
 ]);
 
 /** Words that would mean a request sets money or market results by hand. */

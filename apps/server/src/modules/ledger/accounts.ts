@@ -10,7 +10,9 @@ import { ledgerAccounts, ledgerHeads } from '../../db/schema.js';
  * User accounts: `cash` (free to trade or withdraw), `reserved` (held by pending orders), `margin` (collateral
  * of open margin positions), `withdrawing` (withdrawals filed and not yet paid out). House accounts:
  * `demo_funding`, `market_settlement`, `fees`, `bank_clearing` (money on its way to or from users' banks),
- * `tax_withholding_national` and `tax_withholding_local` (tax withheld in 特定口座 until it is paid over).
+ * `tax_withholding_national` and `tax_withholding_local` (tax withheld in 特定口座 until it is paid over),
+ * `fund_custody` (what holders paid into the follow-up products, and what redemptions pay out) and
+ * `dividend_clearing` (dividends and dividend adjustments on their way from issuers and margin lenders).
  */
 export const USER_ACCOUNT_KINDS = ['cash', 'reserved', 'margin', 'withdrawing'] as const;
 export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
@@ -21,6 +23,8 @@ export const HOUSE_ACCOUNT_KINDS = [
   'bank_clearing',
   'tax_withholding_national',
   'tax_withholding_local',
+  'fund_custody',
+  'dividend_clearing',
 ] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
 

@@ -109,6 +109,38 @@ describe('transaction log texts', () => {
       order_no: trade.order_no,
     },
     tax_refund: { year: 2026, gain: 0, national: 1_531_500, local: 500_000, order_no: trade.order_no },
+    fund_apply: { product: 'Kabuto Japan Growth', record_id: 7, amount: 1_000_000 },
+    fund_buy: {
+      product: 'Kabuto Japan Growth',
+      record_id: 7,
+      units: 9616,
+      nav: 1_039_969,
+      cost: 1_000_034,
+      refund: 21,
+    },
+    fund_redeem: {
+      product: 'Kabuto Japan Growth',
+      record_id: 7,
+      units: 9616,
+      nav: 1_040_000,
+      proceeds: 1_000_064,
+    },
+    dividend: {
+      code: '7203',
+      quantity: 100,
+      per_share: 3750,
+      gross: 375_000,
+      national: 57_400,
+      local: 18_700,
+      net: 298_900,
+    },
+    dividend_adjustment: {
+      code: '7203',
+      quantity: 200,
+      per_share: 3750,
+      gross: 750_000,
+      net: 635_138,
+    },
   };
 
   it.each(LOCALES)("%s writes every kind's memo from its params, in its own words", async (locale) => {
@@ -151,6 +183,6 @@ describe('transaction log texts', () => {
   });
 
   it('shows a kind it does not know as it came', () => {
-    expect(kindLabel(i18n.t, 'dividend')).toBe('dividend');
+    expect(kindLabel(i18n.t, 'stock_split')).toBe('stock_split');
   });
 });

@@ -50,6 +50,11 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   withdrawal_release: 'returned',
   tax_withheld: null,
   tax_refund: null,
+  fund_apply: 'pending',
+  fund_buy: 'executed',
+  fund_redeem: 'executed',
+  dividend: 'received',
+  dividend_adjustment: null,
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -69,6 +74,11 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   withdrawal_release: 'withdrawal',
   tax_withheld: 'other',
   tax_refund: 'other',
+  fund_apply: 'other',
+  fund_buy: 'other',
+  fund_redeem: 'other',
+  dividend: 'other',
+  dividend_adjustment: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {

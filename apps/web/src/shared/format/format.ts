@@ -44,9 +44,12 @@ export function formattersFor(locale: Locale): {
   money: (amount: Sen) => string;
   dateTime: (iso: string) => string;
   date: (iso: string) => string;
+  price: (amount: Sen) => string;
 } {
   return {
     money: (amount) => formatMoney(amount, locale),
+    // a per-unit amount that may have sen (a dividend of ¥37.50, a NAV): its sen shown
+    price: (amount) => formatYen(amount, locale, amount % 100 === 0 ? 0 : 2),
     dateTime: (iso) => formatDateTime(iso, locale),
     date: (iso) => formatDate(iso, locale),
   };

@@ -6,6 +6,8 @@ export interface Formatters {
   dateTime: (iso: string) => string;
   /** a calendar day (YYYY-MM-DD, a day in Japan) */
   date: (iso: string) => string;
+  /** a per-unit amount that may have sen (a dividend per share, a NAV); money when absent */
+  price?: (amount: Sen) => string;
 }
 
 /** Params that are amounts in sen, and params that are instants: shown in the reader's format. */
@@ -19,10 +21,17 @@ const MONEY_PARAMS = new Set([
   'gain',
   'national',
   'local',
+  'refund',
+  'cost',
+  'proceeds',
+  'gross',
+  'net',
 ]);
+/** Per-unit amounts in sen that may have sen: a dividend per share, a fund's NAV. */
+const PRICE_PARAMS = new Set(['per_share', 'nav']);
 const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
 /** Params that are calendar days (YYYY-MM-DD). */
-const DATE_PARAMS = new Set(['transfer_date']);
+const DATE_PARAMS = new Set(['transfer_date', 'nav_date']);
 
 /**
  * A catalogue text's params (a message's, a ledger memo's) as the reader reads them: amounts as money,
@@ -33,6 +42,8 @@ export function formatParams(params: Record<string, unknown>, fmt: Formatters): 
   for (const [key, value] of Object.entries(params)) {
     if (MONEY_PARAMS.has(key) && typeof value === 'number' && Number.isSafeInteger(value)) {
       out[key] = fmt.money(sen(value));
+    } else if (PRICE_PARAMS.has(key) && typeof value === 'number' && Number.isSafeInteger(value)) {
+      out[key] = (fmt.price ?? fmt.money)(sen(value));
     } else if (TIME_PARAMS.has(key) && typeof value === 'string' && Number.isFinite(Date.parse(value))) {
       out[key] = fmt.dateTime(value);
     } else if (DATE_PARAMS.has(key) && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {

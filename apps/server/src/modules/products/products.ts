@@ -1,0 +1,609 @@
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import {
+  INITIAL_NAV_SEN,
+  formatYen,
+  negSen,
+  sen,
+  type Locale,
+  type TProduct,
+  type TProductDetail,
+  type TProductRecord,
+  type TProductVersionBody,
+  type TPublishProductBody,
+} from '@kabuto/contract';
+import { productNavs, productRecords, productRiskAcks, productVersions, products } from '../../db/schema.js';
+import type { Db, Executor, Tx } from '../../db/types.js';
+import { AppError } from '../../lib/app-error.js';
+import { tokyoParts } from '../../lib/tokyo-time.js';
+import { getInstrument } from '../../market/instruments.js';
+import type { MarketDataProvider } from '../../market/provider.js';
+import { audit } from '../console/audit.js';
+import { lockUser, postEntry, userBalances } from '../ledger/ledger.js';
+import { readsJapanese } from '../market/views.js';
+import { notify, type EventOutbox } from '../messages/messages.js';
+import { closeOf, lastStrikeDate, navDateFor, unitsFor, valueOf } from './nav.js';
+
+/**
+ * Follow-up products (issue 17, ADR 0027): publishing and versioning (console), buying and selling
+ * (users), the records, and settling applications and redemptions once their NAV is struck (nav-job.ts).
+ */
+
+export type ProductRow = typeof products.$inferSelect;
+export type RecordRow = typeof productRecords.$inferSelect;
+type VersionRow = typeof productVersions.$inferSelect;
+
+function checkConstituents(list: readonly { code: string }[]): void {
+  for (const c of list) {
+    if (!getInstrument(c.code)) throw new AppError('PRODUCT_UNKNOWN_STOCK', { code: c.code });
+  }
+}
+
+/** Current prices of the constituents: the base the first NAV is measured from. */
+async function currentPrices(market: MarketDataProvider, codes: readonly string[], date: string) {
+  const closes: Record<string, number> = {};
+  for (const code of codes) closes[code] = await closeOf(market, code, date);
+  return closes;
+}
+
+/**
+ * Publishes a product: its first version, and its base NAV (10,000 yen per 10,000 units) dated the latest
+ * struck business date, measured from the constituents' prices now. Audited.
+ */
+export async function publishProduct(
+  db: Db,
+  market: MarketDataProvider,
+  operatorId: number | null,
+  body: TPublishProductBody,
+  now: Date,
+): Promise<number> {
+  checkConstituents(body.constituents);
+  if (body.deadline < tokyoParts(now).date) throw new AppError('PRODUCT_DEADLINE_PAST');
+  const base = lastStrikeDate(now);
+  const closes = await currentPrices(
+    market,
+    body.constituents.map((c) => c.code),
+    tokyoParts(now).date,
+  );
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({
+        issuer: body.issuer,
+        name: body.name,
+        strategy: body.strategy,
+        riskDisclosure: body.risk_disclosure,
+        fundCap: body.fund_cap,
+        deadline: body.deadline,
+        minInvestment: body.min_investment,
+        publishedBy: operatorId,
+        createdAt: now,
+      })
+      .returning({ id: products.id });
+    if (!row) throw new Error('product was not written');
+    await tx.insert(productVersions).values({
+      productId: row.id,
+      version: 1,
+      constituents: body.constituents,
+      feePpm: body.management_rate_ppm,
+      effectiveDate: base,
+      createdBy: operatorId,
+      createdAt: now,
+    });
+    await tx
+      .insert(productNavs)
+      .values({ productId: row.id, date: base, nav: INITIAL_NAV_SEN, closes, createdAt: now });
+    await audit(tx, {
+      operatorId,
+      action: 'product.publish',
+      targetType: 'product',
+      targetId: row.id,
+      after: body,
+      at: now,
+    });
+    return row.id;
+  });
+}
+
+/**
+ * A new version of a product's portfolio and fee, effective from the next NAV to be struck; audited, and
+ * every holder (following or redeeming) is told in a message. Nothing about a holder's units changes.
+ */
+export async function newProductVersion(
+  db: Db,
+  operatorId: number,
+  productId: number,
+  body: TProductVersionBody,
+  now: Date,
+  outbox: EventOutbox,
+): Promise<number> {
+  checkConstituents(body.constituents);
+  return db.transaction(async (tx) => {
+    const [product] = await tx.select().from(products).where(eq(products.id, productId)).for('update');
+    if (!product) throw new AppError('PRODUCT_NOT_FOUND');
+    const [before] = await tx
+      .select()
+      .from(productVersions)
+      .where(and(eq(productVersions.productId, productId), eq(productVersions.version, product.version)));
+    const version = product.version + 1;
+    const from = navDateFor(now);
+    await tx.insert(productVersions).values({
+      productId,
+      version,
+      constituents: body.constituents,
+      feePpm: body.management_rate_ppm,
+      effectiveDate: from,
+      reason: body.reason,
+      createdBy: operatorId,
+      createdAt: now,
+    });
+    await tx.update(products).set({ version }).where(eq(products.id, productId));
+    await audit(tx, {
+      operatorId,
+      action: 'product.version',
+      targetType: 'product',
+      targetId: productId,
+      reason: body.reason,
+      before: before ? { constituents: before.constituents, management_rate_ppm: before.feePpm } : null,
+      after: {
+        version,
+        constituents: body.constituents,
+        management_rate_ppm: body.management_rate_ppm,
+        effective_date: from,
+      },
+      at: now,
+    });
+    const holders = await tx
+      .selectDistinct({ userId: productRecords.userId })
+      .from(productRecords)
+      .where(
+        and(
+          eq(productRecords.productId, productId),
+          inArray(productRecords.status, ['pending', 'following', 'redeeming']),
+        ),
+      );
+    for (const h of holders) {
+      await notify(
+        tx,
+        outbox,
+        h.userId,
+        'product.version',
+        { product: product.name, product_id: productId, version, from, reason: body.reason },
+        now,
+      );
+    }
+    return version;
+  });
+}
+
+/** The version in force for the NAV of `date`: the latest whose effective date is on or before it. */
+export async function versionFor(
+  db: Executor,
+  productId: number,
+  date: string,
+): Promise<VersionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(productVersions)
+    .where(and(eq(productVersions.productId, productId), lte(productVersions.effectiveDate, date)))
+    .orderBy(desc(productVersions.version))
+    .limit(1);
+  return row;
+}
+
+/** The product's two latest NAVs (latest first). */
+async function latestNavs(db: Executor, productId: number) {
+  return db
+    .select({ date: productNavs.date, nav: productNavs.nav })
+    .from(productNavs)
+    .where(eq(productNavs.productId, productId))
+    .orderBy(desc(productNavs.date))
+    .limit(2);
+}
+
+/** Units outstanding × latest NAV, plus the applications waiting for their NAV (sen). */
+async function fundSize(db: Executor, productId: number, nav: number): Promise<number> {
+  const [row] = await db
+    .select({
+      units: sql<string>`coalesce(sum(${productRecords.units}) filter (where ${productRecords.status} in ('following', 'redeeming')), 0)::text`,
+      pending: sql<string>`coalesce(sum(${productRecords.amount}) filter (where ${productRecords.status} = 'pending'), 0)::text`,
+    })
+    .from(productRecords)
+    .where(eq(productRecords.productId, productId));
+  return valueOf(Number(row?.units ?? 0), nav) + Number(row?.pending ?? 0);
+}
+
+async function productView(
+  db: Executor,
+  product: ProductRow,
+  locale: Locale,
+  userId: number | null,
+  now: Date,
+): Promise<TProduct> {
+  const [latest] = await latestNavs(db, product.id);
+  const nav = latest?.nav ?? INITIAL_NAV_SEN;
+  const [version] = await db
+    .select()
+    .from(productVersions)
+    .where(and(eq(productVersions.productId, product.id), eq(productVersions.version, product.version)));
+  const ja = readsJapanese(locale);
+  const acked =
+    userId === null
+      ? []
+      : await db
+          .select({ v: productRiskAcks.version })
+          .from(productRiskAcks)
+          .where(
+            and(
+              eq(productRiskAcks.userId, userId),
+              eq(productRiskAcks.productId, product.id),
+              eq(productRiskAcks.version, product.version),
+            ),
+          );
+  return {
+    id: product.id,
+    version: product.version,
+    issuer: product.issuer,
+    name: product.name,
+    strategy: product.strategy,
+    risk_disclosure: product.riskDisclosure,
+    constituents: (version?.constituents ?? []).map((c) => {
+      const instrument = getInstrument(c.code);
+      return { ...c, name: instrument ? (ja ? instrument.name_ja : instrument.name_en) : c.code };
+    }),
+    management_rate_ppm: version?.feePpm ?? 0,
+    fund_cap: sen(product.fundCap),
+    fund_size: sen(await fundSize(db, product.id, nav)),
+    deadline: product.deadline,
+    min_investment: sen(product.minInvestment),
+    nav: sen(nav),
+    nav_date: latest?.date ?? '',
+    status: tokyoParts(now).date > product.deadline ? 'closed' : 'open',
+    risk_acknowledged: acked.length > 0,
+  };
+}
+
+export async function listProducts(db: Executor, locale: Locale, userId: number | null, now: Date) {
+  const rows = await db.select().from(products).orderBy(asc(products.id));
+  const items: TProduct[] = [];
+  for (const row of rows) items.push(await productView(db, row, locale, userId, now));
+  return { items };
+}
+
+export async function productDetail(
+  db: Executor,
+  id: number,
+  locale: Locale,
+  userId: number | null,
+  now: Date,
+): Promise<TProductDetail> {
+  const [row] = await db.select().from(products).where(eq(products.id, id));
+  if (!row) throw new AppError('PRODUCT_NOT_FOUND');
+  const history = await db
+    .select({ date: productNavs.date, nav: productNavs.nav })
+    .from(productNavs)
+    .where(eq(productNavs.productId, id))
+    .orderBy(asc(productNavs.date));
+  return {
+    ...(await productView(db, row, locale, userId, now)),
+    history: history.map((h) => ({ date: h.date, nav: sen(h.nav) })),
+  };
+}
+
+/** A typed yen amount with at most two decimals (checked by the schema) in sen, exactly. */
+export function amountSen(amount: string): number {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/**
+ * Applies for a product, under the user's lock (the caller, `idempotent`, took it): an open brokerage
+ * account, the product open (deadline), at least the minimum, within the fund cap (the product's row is
+ * locked, so two applications cannot both pass it), at most the free cash, the risk disclosure acknowledged.
+ * The amount moves to the user's reserved account; the record is pending until its NAV is struck.
+ */
+export async function buyProduct(
+  tx: Tx,
+  deps: { now: Date; locale: Locale },
+  userId: number,
+  productId: number,
+  input: { amount: string; acknowledge_risk?: boolean | undefined },
+  outbox: EventOutbox,
+): Promise<RecordRow> {
+  const { now, locale } = deps;
+  const [product] = await tx.select().from(products).where(eq(products.id, productId)).for('update');
+  if (!product) throw new AppError('PRODUCT_NOT_FOUND');
+  if (tokyoParts(now).date > product.deadline) throw new AppError('PRODUCT_CLOSED');
+  const amount = amountSen(input.amount);
+  if (amount < product.minInvestment) {
+    throw new AppError('PRODUCT_BELOW_MIN', { min: formatYen(sen(product.minInvestment), locale) });
+  }
+  const [latest] = await latestNavs(tx, productId);
+  const size = await fundSize(tx, productId, latest?.nav ?? INITIAL_NAV_SEN);
+  if (size + amount > product.fundCap) {
+    const available = Math.max(0, product.fundCap - size);
+    throw new AppError('PRODUCT_CAP_EXCEEDED', { available: formatYen(sen(available), locale) });
+  }
+  const acked = await tx
+    .select({ v: productRiskAcks.version })
+    .from(productRiskAcks)
+    .where(
+      and(
+        eq(productRiskAcks.userId, userId),
+        eq(productRiskAcks.productId, productId),
+        eq(productRiskAcks.version, product.version),
+      ),
+    );
+  if (acked.length === 0) {
+    if (!input.acknowledge_risk) throw new AppError('PRODUCT_RISK_NOT_ACKNOWLEDGED');
+    await tx
+      .insert(productRiskAcks)
+      .values({ userId, productId, version: product.version, at: now })
+      .onConflictDoNothing();
+  }
+  const { cash } = await userBalances(tx, userId);
+  if (amount > cash) throw new AppError('INSUFFICIENT_FUNDS');
+  const navDate = navDateFor(now);
+  const [row] = await tx
+    .insert(productRecords)
+    .values({ userId, productId, status: 'pending', amount, buyAt: now, buyNavDate: navDate })
+    .returning();
+  if (!row) throw new Error('record was not written');
+  await postEntry(tx, {
+    kind: 'fund_apply',
+    memo: `Cash held for application to ${product.name} (record ${row.id})`,
+    params: { product: product.name, record_id: row.id, amount },
+    ref: `product_record:${row.id}`,
+    at: now,
+    lines: [
+      { user: userId, account: 'cash', amount: negSen(sen(amount)) },
+      { user: userId, account: 'reserved', amount: sen(amount) },
+    ],
+  });
+  await notify(
+    tx,
+    outbox,
+    userId,
+    'product.applied',
+    { product: product.name, record_id: row.id, amount, nav_date: navDate },
+    now,
+  );
+  return row;
+}
+
+/**
+ * Sells a following record (after the app's confirm prompt): it is redeemed at the next NAV (blind pricing,
+ * as a purchase), so it goes to redeeming now and to follow ended when that NAV is struck.
+ */
+export async function sellRecord(
+  tx: Tx,
+  now: Date,
+  userId: number,
+  recordId: number,
+  outbox: EventOutbox,
+): Promise<RecordRow> {
+  await lockUser(tx, userId);
+  const [record] = await tx
+    .select()
+    .from(productRecords)
+    .where(and(eq(productRecords.id, recordId), eq(productRecords.userId, userId)));
+  if (!record) throw new AppError('PRODUCT_RECORD_NOT_FOUND');
+  if (record.status === 'pending') throw new AppError('PRODUCT_RECORD_PENDING');
+  if (record.status !== 'following') throw new AppError('PRODUCT_RECORD_NOT_FOLLOWING');
+  const navDate = navDateFor(now);
+  const [row] = await tx
+    .update(productRecords)
+    .set({ status: 'redeeming', sellAt: now, sellNavDate: navDate })
+    .where(and(eq(productRecords.id, recordId), eq(productRecords.status, 'following')))
+    .returning();
+  if (!row) throw new AppError('PRODUCT_RECORD_NOT_FOLLOWING');
+  const [product] = await tx
+    .select({ name: products.name })
+    .from(products)
+    .where(eq(products.id, row.productId));
+  await notify(
+    tx,
+    outbox,
+    userId,
+    'product.redeem_requested',
+    { product: product?.name ?? '', record_id: row.id, nav_date: navDate },
+    now,
+  );
+  return row;
+}
+
+/**
+ * Settles one record whose NAV has been struck, in its own transaction under the user's lock: a pending
+ * purchase gets its units (unitsFor) and the unused rest back; a redeeming record is paid its proceeds
+ * (valueOf). The record's status is re-read under the lock, so a record is settled once however many
+ * passes or processes try. Answers whether it settled.
+ */
+export async function settleRecord(
+  db: Db,
+  recordId: number,
+  now: Date,
+  outbox: EventOutbox,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [peek] = await tx
+      .select({ userId: productRecords.userId })
+      .from(productRecords)
+      .where(eq(productRecords.id, recordId));
+    if (!peek) return false;
+    await lockUser(tx, peek.userId);
+    const [record] = await tx.select().from(productRecords).where(eq(productRecords.id, recordId));
+    if (!record) return false;
+    const [product] = await tx.select().from(products).where(eq(products.id, record.productId));
+    if (!product) return false;
+    const navDate = record.status === 'pending' ? record.buyNavDate : record.sellNavDate;
+    if (!navDate || (record.status !== 'pending' && record.status !== 'redeeming')) return false;
+    const [struck] = await tx
+      .select({ nav: productNavs.nav })
+      .from(productNavs)
+      .where(and(eq(productNavs.productId, record.productId), eq(productNavs.date, navDate)));
+    if (!struck) return false;
+    const nav = struck.nav;
+    if (record.status === 'pending') {
+      const { units, cost, refund } = unitsFor(record.amount, nav);
+      await tx
+        .update(productRecords)
+        .set({
+          status: units > 0 ? 'following' : 'ended',
+          buyNav: nav,
+          units,
+          cost,
+          endedAt: units > 0 ? null : now,
+        })
+        .where(eq(productRecords.id, record.id));
+      await postEntry(tx, {
+        kind: 'fund_buy',
+        memo: `${product.name}: ${units} units at NAV ${nav} (record ${record.id})`,
+        params: { product: product.name, record_id: record.id, units, nav, cost, refund },
+        ref: `product_record:${record.id}`,
+        at: now,
+        lines: [
+          { user: record.userId, account: 'reserved', amount: negSen(sen(record.amount)) },
+          { house: 'fund_custody', amount: sen(cost) },
+          { user: record.userId, account: 'cash', amount: sen(refund) },
+        ],
+      });
+      await notify(
+        tx,
+        outbox,
+        record.userId,
+        'product.following',
+        { product: product.name, record_id: record.id, units, nav },
+        now,
+      );
+      return true;
+    }
+    const units = record.units ?? 0;
+    const proceeds = valueOf(units, nav);
+    await tx
+      .update(productRecords)
+      .set({ status: 'ended', sellNav: nav, proceeds, endedAt: now })
+      .where(eq(productRecords.id, record.id));
+    if (proceeds > 0) {
+      await postEntry(tx, {
+        kind: 'fund_redeem',
+        memo: `${product.name}: ${units} units redeemed at NAV ${nav} (record ${record.id})`,
+        params: { product: product.name, record_id: record.id, units, nav, proceeds },
+        ref: `product_record:${record.id}`,
+        at: now,
+        lines: [
+          { house: 'fund_custody', amount: negSen(sen(proceeds)) },
+          { user: record.userId, account: 'cash', amount: sen(proceeds) },
+        ],
+      });
+    }
+    await notify(
+      tx,
+      outbox,
+      record.userId,
+      'product.ended',
+      { product: product.name, record_id: record.id, proceeds },
+      now,
+    );
+    return true;
+  });
+}
+
+/** Records waiting for a NAV that has been struck: pending purchases and redemptions. */
+export async function dueRecords(db: Executor): Promise<number[]> {
+  const rows = await db
+    .select({ id: productRecords.id })
+    .from(productRecords)
+    .innerJoin(
+      productNavs,
+      and(
+        eq(productNavs.productId, productRecords.productId),
+        sql`${productNavs.date} = case when ${productRecords.status} = 'pending' then ${productRecords.buyNavDate} else ${productRecords.sellNavDate} end`,
+      ),
+    )
+    .where(inArray(productRecords.status, ['pending', 'redeeming']))
+    .orderBy(asc(productRecords.id));
+  return rows.map((r) => r.id);
+}
+
+/** The user's records, newest first, with their derived earnings. */
+export async function listRecords(db: Executor, userId: number): Promise<TProductRecord[]> {
+  const rows = await db
+    .select({ record: productRecords, name: products.name, issuer: products.issuer })
+    .from(productRecords)
+    .innerJoin(products, eq(products.id, productRecords.productId))
+    .where(eq(productRecords.userId, userId))
+    .orderBy(desc(productRecords.id));
+  const navs = new Map<number, { date: string; nav: number }[]>();
+  const out: TProductRecord[] = [];
+  for (const { record, name, issuer } of rows) {
+    let two = navs.get(record.productId);
+    if (!two) {
+      two = await latestNavs(db, record.productId);
+      navs.set(record.productId, two);
+    }
+    out.push(recordView(record, name, issuer, two));
+  }
+  return out;
+}
+
+/**
+ * A record as the user sees it. Yesterday's earnings = value at the latest NAV − value at the NAV before it
+ * (when the units were held through both); total profit = value − cost (following) or proceeds − cost
+ * (ended). Both derived at reading time, never stored.
+ */
+export function recordView(
+  r: RecordRow,
+  name: string,
+  issuer: string,
+  latestTwo: readonly { date: string; nav: number }[],
+): TProductRecord {
+  const [latest, before] = latestTwo;
+  const holding = r.status === 'following' || r.status === 'redeeming';
+  const units = r.units ?? 0;
+  const value = holding && latest ? valueOf(units, latest.nav) : null;
+  const yesterday =
+    holding && latest && before && before.date >= r.buyNavDate
+      ? valueOf(units, latest.nav) - valueOf(units, before.nav)
+      : null;
+  const total =
+    r.cost === null
+      ? null
+      : r.status === 'ended'
+        ? r.proceeds === null
+          ? null
+          : r.proceeds - r.cost
+        : value === null
+          ? null
+          : value - r.cost;
+  const maybe = (v: number | null) => (v === null ? null : sen(v));
+  return {
+    id: r.id,
+    product_id: r.productId,
+    product_name: name,
+    issuer,
+    status: r.status,
+    amount: sen(r.amount),
+    cost: maybe(r.cost),
+    units: r.units,
+    buy_at: r.buyAt.toISOString(),
+    buy_nav_date: r.buyNavDate,
+    buy_nav: maybe(r.buyNav),
+    sell_at: r.sellAt?.toISOString() ?? null,
+    sell_nav_date: r.sellNavDate,
+    sell_nav: maybe(r.sellNav),
+    proceeds: maybe(r.proceeds),
+    ended_at: r.endedAt?.toISOString() ?? null,
+    yesterday_earnings: maybe(yesterday),
+    total_profit: maybe(total),
+    value: maybe(value),
+  };
+}
+
+export async function recordOf(db: Executor, userId: number, recordId: number): Promise<TProductRecord> {
+  const [row] = await db
+    .select({ record: productRecords, name: products.name, issuer: products.issuer })
+    .from(productRecords)
+    .innerJoin(products, eq(products.id, productRecords.productId))
+    .where(and(eq(productRecords.id, recordId), eq(productRecords.userId, userId)));
+  if (!row) throw new AppError('PRODUCT_RECORD_NOT_FOUND');
+  return recordView(row.record, row.name, row.issuer, await latestNavs(db, row.record.productId));
+}
