@@ -284,6 +284,13 @@ export const MESSAGE_KINDS = [
   'withdrawal.filed',
   'withdrawal.approved',
   'withdrawal.rejected',
+  'offering.won',
+  'offering.lost',
+  'offering.filled',
+  'offering.approved',
+  'offering.lapsed',
+  'offering.delivered',
+  'offering.cancelled',
 ] as const;
 
 export const ZMessage = z.object({

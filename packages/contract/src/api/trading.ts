@@ -218,6 +218,9 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_release',
   'tax_withheld',
   'tax_refund',
+  'ipo_reserve',
+  'ipo_release',
+  'ipo_payment',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**
