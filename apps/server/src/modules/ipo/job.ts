@@ -42,10 +42,10 @@ export async function runOfferingSteps(db: Db, now: Date): Promise<EventOutbox> 
     return result.ran || (await hasRun(db, OFFERING_JOB, key));
   };
   for (const o of candidates) {
-    if (now < o.windowClose) continue;
-    await once(o, 'close', (tx, fresh) => closeWindow(tx, fresh));
-    // the draw waits for its time and, for an IPO, the fixed offer price
-    if (now < o.drawAt || o.offerPrice === null) continue;
+    // the close waits for the window's end and, for an IPO, the fixed offer price
+    if (now < o.windowClose || o.offerPrice === null) continue;
+    await once(o, 'close', (tx, fresh) => closeWindow(tx, fresh, now, outbox));
+    if (now < o.drawAt) continue;
     await once(o, 'draw', (tx, fresh) => runDraw(tx, fresh, now, outbox));
     if (o.kind !== 'ipo' || !o.purchaseDeadline || now < o.purchaseDeadline) continue;
     await once(o, 'lapse', (tx, fresh) => lapseWins(tx, fresh, now, outbox));

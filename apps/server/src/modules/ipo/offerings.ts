@@ -133,7 +133,6 @@ export async function publishOffering(
   const deadline = input.purchase_deadline ? t(input.purchase_deadline) : null;
   if (!(open < close)) throw invalid('window_open < window_close');
   if (!(close <= drawAt)) throw invalid('window_close <= draw_at');
-  if (input.cap_units > input.offering_units) throw invalid('cap_units <= offering_units');
   let priceLow: number | null = null;
   let priceHigh: number | null = null;
   let baseClose: number | null = null;
@@ -213,7 +212,7 @@ export async function fixOfferPrice(
   price: number,
 ): Promise<OfferingRow> {
   const o = await offeringForUpdate(tx, id);
-  if (o.kind !== 'ipo' || o.offerPrice !== null || o.drawnAt || o.cancelledAt) {
+  if (o.kind !== 'ipo' || o.offerPrice !== null || o.listHash !== null || o.cancelledAt) {
     throw new AppError('OFFERING_PRICE_NOT_CHANGEABLE');
   }
   if (price < (o.priceLow ?? 0) || price > (o.priceHigh ?? 0))
@@ -531,12 +530,29 @@ export function drawList(o: OfferingRow, apps: readonly ApplicationRow[]): DrawA
   }));
 }
 
-/** At the close: the points are frozen into the applications and the list's hash is published. */
+/**
+ * The close (once the window has closed and the offer price is known): bids below the offer price drop out
+ * (released), the challenge points are frozen into the remaining applications, and the hash of that
+ * canonical list, exactly the list the draw will take, is published.
+ */
 export async function closeWindow(
   tx: Tx,
   o: OfferingRow,
-): Promise<{ applications: number; list_hash: string }> {
+  now: Date,
+  outbox: EventOutbox,
+): Promise<{ applications: number; list_hash: string; below_offer: number }> {
+  const price = o.offerPrice ?? 0;
   const apps = await liveApplications(tx, o.id);
+  const below = apps.filter((a) => a.bidPrice !== null && a.bidPrice < price);
+  for (const a of [...below].sort((x, y) => x.userId - y.userId)) {
+    await lockUser(tx, a.userId);
+    await release(tx, o, a, a.reserved, now);
+    await tx
+      .update(offeringApplications)
+      .set({ state: 'lost', reason: 'bid_below_offer', reserved: 0, updatedAt: now })
+      .where(eq(offeringApplications.id, a.id));
+    await notify(tx, outbox, a.userId, 'offering.lost', { code: o.code, offering_id: o.id }, now);
+  }
   if (o.policy.kind === 'weighted' && apps.length > 0) {
     await tx.execute(sql`update offering_applications a set points = p.points
       from ipo_points p where p.user_id = a.user_id and a.offering_id = ${o.id} and a.state = 'applied'`);
@@ -544,7 +560,7 @@ export async function closeWindow(
   const frozen = await liveApplications(tx, o.id);
   const hash = listHash(drawList(o, frozen));
   await tx.update(offerings).set({ listHash: hash }).where(eq(offerings.id, o.id));
-  return { applications: frozen.length, list_hash: hash };
+  return { applications: frozen.length, list_hash: hash, below_offer: below.length };
 }
 
 /** Writes a delivered holding (現物) at the offer price into the customer's default account (NISA → 特定). */
@@ -596,14 +612,14 @@ async function deliver(tx: Tx, o: OfferingRow, a: ApplicationRow, now: Date): Pr
 export async function runDraw(tx: Tx, o: OfferingRow, now: Date, outbox: EventOutbox) {
   const apps = await liveApplications(tx, o.id);
   const price = o.offerPrice ?? 0;
-  const eligible = apps.filter((a) => a.bidPrice === null || a.bidPrice >= price);
+  // the list drawn is exactly the list whose hash the close published
   const result = draw({
     seed: o.seed,
     offering_units: o.offeringUnits,
     policy: o.policy,
-    applications: drawList(o, eligible),
+    applications: drawList(o, apps),
   });
-  // the list drawn is the list published at the close, unless bids fell below the offer price
+  if (result.list_hash !== o.listHash) throw new Error(`offering ${o.id}: the list changed after the close`);
   const won = new Map(result.allocations.map((x) => [x.id, x.units]));
   for (const a of [...apps].sort((x, y) => x.userId - y.userId)) await lockUser(tx, a.userId);
   let winners = 0;
@@ -611,10 +627,9 @@ export async function runDraw(tx: Tx, o: OfferingRow, now: Date, outbox: EventOu
     const units = won.get(a.id) ?? 0;
     if (units === 0) {
       await release(tx, o, a, a.reserved, now);
-      const reason = a.bidPrice !== null && a.bidPrice < price ? 'bid_below_offer' : 'not_drawn';
       await tx
         .update(offeringApplications)
-        .set({ state: 'lost', reason, reserved: 0, updatedAt: now })
+        .set({ state: 'lost', reason: 'not_drawn', reserved: 0, updatedAt: now })
         .where(eq(offeringApplications.id, a.id));
       if (o.kind === 'ipo') {
         await tx

@@ -61,11 +61,8 @@ export async function drawRecord(db: Executor, o: OfferingRow) {
     .where(and(eq(offeringApplications.offeringId, o.id), ne(offeringApplications.state, 'withdrawn')))
     .orderBy(asc(offeringApplications.id));
   const drawn = o.drawnAt !== null;
-  const price = o.offerPrice ?? 0;
-  // the list drawn: every application live at the close, less bids below the offer price
-  const listed = apps.filter(
-    (a) => a.state !== 'cancelled' && (a.bidPrice === null || !drawn || a.bidPrice >= price),
-  );
+  // the list drawn: every application live at the close (bids below the offer price dropped out there)
+  const listed = apps.filter((a) => a.state !== 'cancelled' && a.reason !== 'bid_below_offer');
   const record: DrawRecord = {
     seed: drawn ? o.seed : '',
     seed_hash: o.seedHash,
