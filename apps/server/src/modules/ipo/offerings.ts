@@ -207,7 +207,7 @@ async function offeringForUpdate(tx: Executor, id: number): Promise<OfferingRow>
 export async function fixOfferPrice(
   tx: Tx,
   clock: Clock,
-  operatorId: number,
+  operatorId: number | null,
   id: number,
   price: number,
 ): Promise<OfferingRow> {
