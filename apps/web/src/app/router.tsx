@@ -91,6 +91,12 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.orderDetail, 'titles.orderDetail', () =>
         import('@/features/orders/components/order-detail-page').then((m) => m.OrderDetailPage),
       ),
+      page(PAGE_PATHS.ipo, 'ipo.title', () =>
+        import('@/features/ipo/components/ipo-page').then((m) => m.IpoPage),
+      ),
+      page(PAGE_PATHS.blockTrade, 'ipo.blockTradeTitle', () =>
+        import('@/features/ipo/components/ipo-page').then((m) => m.BlockTradePage),
+      ),
       page(PAGE_PATHS.tax, 'tax.title', () =>
         import('@/features/tax/components/tax-page').then((m) => m.TaxPage),
       ),

@@ -50,6 +50,10 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   withdrawal_release: 'returned',
   tax_withheld: null,
   tax_refund: null,
+  // an IPO or distribution application: cash held, released (withdrawn, not won, declined), or paid
+  ipo_reserve: 'pending',
+  ipo_release: 'cancelled',
+  ipo_payment: 'executed',
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -69,6 +73,9 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   withdrawal_release: 'withdrawal',
   tax_withheld: 'other',
   tax_refund: 'other',
+  ipo_reserve: 'other',
+  ipo_release: 'other',
+  ipo_payment: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {
