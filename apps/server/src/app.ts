@@ -57,6 +57,7 @@ import { openingRoutes } from './modules/opening/routes.js';
 import { openingConsoleRoutes } from './modules/opening/console-routes.js';
 import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
+import { ipoConsoleRoutes, ipoRoutes } from './modules/ipo/routes.js';
 import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
 import { productConsoleRoutes } from './modules/products/console-routes.js';
@@ -406,6 +407,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(productConsoleRoutes, { prefix: '/console' });
       await api.register(dividendRoutes);
       await api.register(dividendConsoleRoutes, { prefix: '/console' });
+      await api.register(ipoRoutes);
+      await api.register(ipoConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

@@ -12,6 +12,7 @@ import type { FeeSchedule } from '@kabuto/contract';
 import type { MarketDataProvider } from './market/provider.js';
 import { seedDemoTaxHistory } from './seed-tax.js';
 import { seedDemoProducts } from './seed-products.js';
+import { seedDemoOfferings } from './seed-ipo.js';
 import { encryptMyNumber } from './modules/opening/my-number.js';
 import { openBrokerageAccount } from './modules/opening/brokerage.js';
 import type { TApplicationProfile } from '@kabuto/contract';
@@ -66,6 +67,7 @@ export async function seedDemo(
   if (demo) await seedDemoIdentity(db, clock, store, demo.id, myNumberKey);
   if (demo && trading) await seedDemoTaxHistory(db, demo.id, trading);
   if (trading) await seedDemoProducts(db, clock, trading.market);
+  if (demo && trading) await seedDemoOfferings(db, clock, trading.market, demo.id);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

@@ -118,6 +118,20 @@ export const ERRORS = {
   DIVIDEND_DATE_PAST: { code: 1571, http: 422 },
   DIVIDEND_DATES_ORDER: { code: 1572, http: 422 },
   DIVIDEND_DUPLICATE: { code: 1573, http: 409 },
+  // IPOs and off-auction distributions: 1500-1549
+  OFFERING_NOT_FOUND: { code: 1500, http: 404 },
+  OFFERING_NOT_OPEN: { code: 1501, http: 409 },
+  OFFERING_CANCELLED: { code: 1502, http: 409 },
+  OFFERING_ABOVE_CAP: { code: 1503, http: 422 },
+  OFFERING_INSUFFICIENT_CASH: { code: 1504, http: 422 },
+  OFFERING_ALREADY_APPLIED: { code: 1505, http: 409 },
+  OFFERING_BID_OUT_OF_RANGE: { code: 1506, http: 422 },
+  OFFERING_APPLICATION_NOT_FOUND: { code: 1507, http: 404 },
+  OFFERING_NOT_WITHDRAWABLE: { code: 1508, http: 409 },
+  OFFERING_NOT_CONFIRMABLE: { code: 1509, http: 409 },
+  OFFERING_TERMS_INVALID: { code: 1510, http: 422 },
+  OFFERING_PRICE_NOT_CHANGEABLE: { code: 1511, http: 409 },
+  OFFERING_NO_PREVIOUS_CLOSE: { code: 1512, http: 422 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -21,3 +21,4 @@ export * from './api/console.js';
 export * from './api/products.js';
 export * from './ticks.js';
 export * from './trading-math.js';
+export * from './api/ipo.js';

@@ -876,3 +876,98 @@ export const dividendPayments = pgTable(
     index('dividend_payments_user_idx').on(t.userId, t.id),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------------------
+// IPOs and off-auction distributions (issue 16, ADR 0026, docs/DRAW.md)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * An offering: an IPO (book-building, draw, purchase window, listing) or an off-auction distribution
+ * (立会外分売: a computed price, a window before the open, a draw when oversubscribed). The seed is drawn
+ * from the OS CSPRNG at publication and only its SHA-256 is shown until the draw; the list hash is written
+ * at the close, the allocation and drawn order at the draw. None of these change afterwards (a trigger in the
+ * migration refuses it).
+ */
+export const offerings = pgTable(
+  'offerings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: ['ipo', 'distribution'] }).notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    market: text('market').notNull(),
+    priceLow: bigint('price_low', { mode: 'number' }),
+    priceHigh: bigint('price_high', { mode: 'number' }),
+    offerPrice: bigint('offer_price', { mode: 'number' }),
+    baseClose: bigint('base_close', { mode: 'number' }),
+    discountBps: integer('discount_bps'),
+    unitShares: integer('unit_shares').notNull(),
+    offeringUnits: integer('offering_units').notNull(),
+    capUnits: integer('cap_units').notNull(),
+    windowOpen: timestamp('window_open', { withTimezone: true }).notNull(),
+    windowClose: timestamp('window_close', { withTimezone: true }).notNull(),
+    drawAt: timestamp('draw_at', { withTimezone: true }).notNull(),
+    purchaseDeadline: timestamp('purchase_deadline', { withTimezone: true }),
+    listingAt: timestamp('listing_at', { withTimezone: true }).notNull(),
+    policy: jsonb('policy').$type<{ kind: 'equal' } | { kind: 'weighted'; points_bps: number }>().notNull(),
+    prospectusUrl: text('prospectus_url'),
+    seed: text('seed').notNull(),
+    seedHash: text('seed_hash').notNull(),
+    listHash: text('list_hash'),
+    /** the draw's result: allocations [{id, units}] and the drawn order of application ids */
+    allocations: jsonb('allocations').$type<Array<{ id: number; units: number }>>(),
+    drawOrder: jsonb('draw_order').$type<number[]>(),
+    drawnAt: timestamp('drawn_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('offerings_window_idx').on(t.windowClose)],
+);
+
+/** One customer's application to one offering (one live application per customer and offering). */
+export const offeringApplications = pgTable(
+  'offering_applications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    offeringId: integer('offering_id')
+      .notNull()
+      .references(() => offerings.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** the applicant's pseudonym in the published list: HMAC of the user id under the offering's seed */
+    pseudonym: text('pseudonym').notNull(),
+    units: integer('units').notNull(),
+    /** the bid (IPO book-building), null for "at the offer price" */
+    bidPrice: bigint('bid_price', { mode: 'number' }),
+    /** challenge points held when the window closed (weighted policy) */
+    points: integer('points').notNull().default(0),
+    state: text('state', {
+      enum: ['applied', 'withdrawn', 'won', 'lost', 'approved', 'declined', 'lapsed', 'cancelled'],
+    }).notNull(),
+    reason: text('reason', { enum: ['not_drawn', 'cancelled', 'bid_below_offer', 'withdrawn'] }),
+    wonUnits: integer('won_units').notNull().default(0),
+    /** cash held in the user's reserved account for this application now */
+    reserved: bigint('reserved', { mode: 'number' }).notNull(),
+    amountPaid: bigint('amount_paid', { mode: 'number' }).notNull().default(0),
+    /** the holding the shares were delivered to */
+    positionId: integer('position_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('offering_applications_live_uq')
+      .on(t.offeringId, t.userId)
+      .where(sql`state <> 'withdrawn'`),
+    index('offering_applications_user_idx').on(t.userId),
+  ],
+);
+
+/** Challenge points (IPOチャレンジポイント): one per losing application, spent when they win a unit. */
+export const ipoPoints = pgTable('ipo_points', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  points: integer('points').notNull().default(0),
+});

@@ -100,6 +100,12 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.dividends, 'dividends.title', () =>
         import('@/features/dividends/components/dividends-page').then((m) => m.DividendsPage),
       ),
+      page(PAGE_PATHS.ipo, 'ipo.title', () =>
+        import('@/features/ipo/components/ipo-page').then((m) => m.IpoPage),
+      ),
+      page(PAGE_PATHS.blockTrade, 'ipo.blockTradeTitle', () =>
+        import('@/features/ipo/components/ipo-page').then((m) => m.BlockTradePage),
+      ),
       page(PAGE_PATHS.tax, 'tax.title', () =>
         import('@/features/tax/components/tax-page').then((m) => m.TaxPage),
       ),

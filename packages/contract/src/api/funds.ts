@@ -287,6 +287,13 @@ export const MESSAGE_KINDS = [
   'withdrawal.rejected',
   'security.login_password_locked',
   'security.txn_password_locked',
+  'offering.won',
+  'offering.lost',
+  'offering.filled',
+  'offering.approved',
+  'offering.lapsed',
+  'offering.delivered',
+  'offering.cancelled',
 ] as const;
 
 export const ZMessage = z.object({

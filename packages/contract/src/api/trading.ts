@@ -223,6 +223,9 @@ export const LEDGER_ENTRY_KINDS = [
   'fund_redeem',
   'dividend',
   'dividend_adjustment',
+  'ipo_reserve',
+  'ipo_release',
+  'ipo_payment',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**

@@ -127,6 +127,21 @@ export const en = {
     OPERATOR_SELF_DEACTIVATE: 'You cannot deactivate your own account',
     OPERATOR_LAST_ADMIN: 'The last active administrator cannot be deactivated',
     USER_NOT_FOUND: 'No such user',
+    OFFERING_NOT_FOUND: 'No such IPO or distribution',
+    OFFERING_NOT_OPEN: 'Applications are not being taken or withdrawn now: the application window is closed',
+    OFFERING_CANCELLED: 'This offering was cancelled',
+    OFFERING_ABOVE_CAP: 'You can apply for at most {{cap}} units of this offering',
+    OFFERING_INSUFFICIENT_CASH: 'Not enough buying power: {{needed}} needed, {{available}} available',
+    OFFERING_ALREADY_APPLIED: 'You have already applied for this offering',
+    OFFERING_BID_OUT_OF_RANGE: 'Your bid must be within the tentative price range ({{low}} to {{high}})',
+    OFFERING_APPLICATION_NOT_FOUND: 'No such application',
+    OFFERING_NOT_WITHDRAWABLE: 'This application can no longer be withdrawn',
+    OFFERING_NOT_CONFIRMABLE:
+      'This application cannot be purchased: it did not win, or the purchase deadline has passed',
+    OFFERING_TERMS_INVALID: 'The offering terms are not valid: {{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE:
+      'The offer price is fixed once, before the draw, within the tentative range',
+    OFFERING_NO_PREVIOUS_CLOSE: 'The distribution price cannot be computed: there is no previous close',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',
@@ -289,6 +304,9 @@ export const en = {
       'Tax withheld on your {{year}} gains in the specific account (order {{order_no}}): income tax {{national}}, local tax {{local}}',
     tax_refund:
       'Tax refunded as losses offset your {{year}} gains in the specific account (order {{order_no}}): income tax {{national}}, local tax {{local}}',
+    ipo_reserve: 'Cash held for your {{code}} application ({{units}} units)',
+    ipo_release: 'Cash released from your {{code}} application ({{units}} units)',
+    ipo_payment: 'Purchase of {{code}}: {{shares}} shares at {{price}}',
   } satisfies Record<LedgerEntryKind, string>,
   ledgerKinds: {
     fund_apply: 'Fund application',
@@ -310,6 +328,9 @@ export const en = {
     withdrawal_release: 'Withdrawal returned',
     tax_withheld: 'Tax withheld',
     tax_refund: 'Tax refund',
+    ipo_reserve: 'Held for an IPO or distribution',
+    ipo_release: 'Released from an IPO or distribution',
+    ipo_payment: 'IPO or distribution purchase',
   } satisfies Record<LedgerEntryKind, string>,
   accounts: {
     cash: 'Available cash',
@@ -360,6 +381,14 @@ export const en = {
       'Your login password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your password and contact us.',
     'security.txn_password_locked':
       'Your transaction password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your passwords and contact us.',
+    'offering.won': '{{code}} draw: you won {{units}} units. Confirm your purchase before the deadline',
+    'offering.lost': '{{code}} draw: not selected this time. The cash held for it has been released',
+    'offering.filled': '{{code}} distribution: filled, {{units}} units at {{price}}',
+    'offering.approved': 'Your purchase of {{code}} is confirmed ({{amount}})',
+    'offering.lapsed': 'Your {{code}} win lapsed: the purchase was not confirmed by the deadline',
+    'offering.delivered': '{{shares}} shares of {{code}} have been delivered to your holdings',
+    'offering.cancelled':
+      'The {{code}} offering was cancelled: your application is void and the cash held for it released',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -125,6 +125,22 @@ export const es = {
     OPERATOR_SELF_DEACTIVATE: 'No puede desactivar su propia cuenta',
     OPERATOR_LAST_ADMIN: 'No se puede desactivar al último administrador activo',
     USER_NOT_FOUND: 'Usuario no encontrado',
+    OFFERING_NOT_FOUND: 'No existe esa OPV ni esa distribución',
+    OFFERING_NOT_OPEN: 'El periodo de solicitud está cerrado: no se pueden presentar ni retirar solicitudes',
+    OFFERING_CANCELLED: 'Esta oferta ha sido cancelada',
+    OFFERING_ABOVE_CAP: 'Puede solicitar como máximo {{cap}} lotes de esta oferta',
+    OFFERING_INSUFFICIENT_CASH:
+      'Saldo disponible insuficiente: se necesitan {{needed}} y dispone de {{available}}',
+    OFFERING_ALREADY_APPLIED: 'Ya ha presentado una solicitud para esta oferta',
+    OFFERING_BID_OUT_OF_RANGE: 'Su precio debe estar dentro de la banda provisional ({{low}} a {{high}})',
+    OFFERING_APPLICATION_NOT_FOUND: 'No existe esa solicitud',
+    OFFERING_NOT_WITHDRAWABLE: 'Esta solicitud ya no se puede retirar',
+    OFFERING_NOT_CONFIRMABLE:
+      'No puede confirmar la compra: la solicitud no resultó adjudicada o el plazo ha vencido',
+    OFFERING_TERMS_INVALID: 'Las condiciones de la oferta no son válidas: {{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE:
+      'El precio de oferta se fija una sola vez, antes del sorteo y dentro de la banda provisional',
+    OFFERING_NO_PREVIOUS_CLOSE: 'No se puede calcular el precio de la distribución: no hay cierre anterior',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',
@@ -288,6 +304,9 @@ export const es = {
       'Retención sobre sus ganancias de {{year}} en la cuenta específica (orden {{order_no}}): impuesto sobre la renta {{national}}, impuesto local {{local}}',
     tax_refund:
       'Devolución de la retención al compensar pérdidas con sus ganancias de {{year}} en la cuenta específica (orden {{order_no}}): impuesto sobre la renta {{national}}, impuesto local {{local}}',
+    ipo_reserve: 'Efectivo retenido por su solicitud de {{code}} ({{units}} lotes)',
+    ipo_release: 'Efectivo liberado de su solicitud de {{code}} ({{units}} lotes)',
+    ipo_payment: 'Compra de {{code}}: {{shares}} acciones a {{price}}',
   },
   ledgerKinds: {
     fund_apply: 'Suscripción de fondo',
@@ -309,6 +328,9 @@ export const es = {
     withdrawal_release: 'Retiro devuelto',
     tax_withheld: 'Retención fiscal',
     tax_refund: 'Devolución de retención',
+    ipo_reserve: 'Retenido por una OPV o distribución',
+    ipo_release: 'Liberado de una OPV o distribución',
+    ipo_payment: 'Compra en OPV o distribución',
   },
   accounts: {
     cash: 'Efectivo disponible',
@@ -359,6 +381,16 @@ export const es = {
       'La contraseña de acceso se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie su contraseña y contacte con nosotros.',
     'security.txn_password_locked':
       'La contraseña de operaciones se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie sus contraseñas y contacte con nosotros.',
+    'offering.won':
+      'Sorteo de {{code}}: le han adjudicado {{units}} lotes. Confirme la compra antes del plazo',
+    'offering.lost':
+      'Sorteo de {{code}}: esta vez no ha sido adjudicado. El efectivo retenido se ha liberado',
+    'offering.filled': 'Distribución de {{code}}: ejecutada, {{units}} lotes a {{price}}',
+    'offering.approved': 'Su compra de {{code}} está confirmada ({{amount}})',
+    'offering.lapsed': 'Su adjudicación de {{code}} ha caducado: no confirmó la compra dentro del plazo',
+    'offering.delivered': 'Se han depositado {{shares}} acciones de {{code}} en su cartera',
+    'offering.cancelled':
+      'La oferta de {{code}} se ha cancelado: su solicitud queda anulada y el efectivo retenido, liberado',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

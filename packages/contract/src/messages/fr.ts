@@ -129,6 +129,23 @@ export const fr = {
     OPERATOR_SELF_DEACTIVATE: 'Vous ne pouvez pas désactiver votre propre compte',
     OPERATOR_LAST_ADMIN: 'Le dernier administrateur actif ne peut pas être désactivé',
     USER_NOT_FOUND: 'Utilisateur introuvable',
+    OFFERING_NOT_FOUND: 'Introduction en bourse ou placement introuvable',
+    OFFERING_NOT_OPEN:
+      'La période de souscription est close : impossible de souscrire ou de retirer une demande',
+    OFFERING_CANCELLED: 'Cette offre a été annulée',
+    OFFERING_ABOVE_CAP: 'Vous pouvez demander au plus {{cap}} lots de cette offre',
+    OFFERING_INSUFFICIENT_CASH:
+      'Pouvoir d’achat insuffisant : {{needed}} nécessaires, {{available}} disponibles',
+    OFFERING_ALREADY_APPLIED: 'Vous avez déjà souscrit à cette offre',
+    OFFERING_BID_OUT_OF_RANGE: 'Votre prix doit se situer dans la fourchette indicative ({{low}} à {{high}})',
+    OFFERING_APPLICATION_NOT_FOUND: 'Demande introuvable',
+    OFFERING_NOT_WITHDRAWABLE: 'Cette demande ne peut plus être retirée',
+    OFFERING_NOT_CONFIRMABLE:
+      'Achat impossible : la demande n’a pas été retenue ou la date limite est passée',
+    OFFERING_TERMS_INVALID: 'Les conditions de l’offre ne sont pas valides : {{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE:
+      'Le prix d’offre se fixe une seule fois, avant le tirage, dans la fourchette indicative',
+    OFFERING_NO_PREVIOUS_CLOSE: 'Impossible de calculer le prix du placement : aucune clôture précédente',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',
@@ -293,6 +310,9 @@ export const fr = {
       'Retenue à la source sur vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
     tax_refund:
       'Remboursement de retenue, vos pertes compensant vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
+    ipo_reserve: 'Espèces bloquées pour votre demande {{code}} ({{units}} lots)',
+    ipo_release: 'Espèces débloquées de votre demande {{code}} ({{units}} lots)',
+    ipo_payment: 'Achat de {{code}} : {{shares}} actions à {{price}}',
   },
   ledgerKinds: {
     fund_apply: 'Souscription de fonds',
@@ -314,6 +334,9 @@ export const fr = {
     withdrawal_release: 'Retrait restitué',
     tax_withheld: 'Retenue à la source',
     tax_refund: 'Remboursement de retenue',
+    ipo_reserve: 'Bloqué pour une IPO ou un placement',
+    ipo_release: 'Débloqué d’une IPO ou d’un placement',
+    ipo_payment: 'Achat en IPO ou placement',
   },
   accounts: {
     cash: 'Liquidités disponibles',
@@ -367,6 +390,16 @@ export const fr = {
       'Votre mot de passe de connexion a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez votre mot de passe et contactez-nous.',
     'security.txn_password_locked':
       'Votre mot de passe de transaction a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez vos mots de passe et contactez-nous.',
+    'offering.won':
+      'Tirage {{code}} : {{units}} lots vous ont été attribués. Confirmez l’achat avant la date limite',
+    'offering.lost':
+      'Tirage {{code}} : vous n’avez pas été retenu cette fois. Les espèces bloquées ont été débloquées',
+    'offering.filled': 'Placement {{code}} : exécuté, {{units}} lots à {{price}}',
+    'offering.approved': 'Votre achat de {{code}} est confirmé ({{amount}})',
+    'offering.lapsed': 'Votre attribution {{code}} a expiré : l’achat n’a pas été confirmé à temps',
+    'offering.delivered': '{{shares}} actions {{code}} ont été livrées sur votre compte-titres',
+    'offering.cancelled':
+      'L’offre {{code}} a été annulée : votre demande est caduque et les espèces bloquées débloquées',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

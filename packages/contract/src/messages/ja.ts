@@ -118,6 +118,20 @@ export const ja = {
     OPERATOR_SELF_DEACTIVATE: 'ご自身のアカウントは無効にできません',
     OPERATOR_LAST_ADMIN: '最後の有効な管理者は無効にできません',
     USER_NOT_FOUND: '該当するユーザーが見つかりません',
+    OFFERING_NOT_FOUND: '該当する銘柄（IPO・立会外分売）が見つかりません',
+    OFFERING_NOT_OPEN: '申込期間外のため、申込・取消はできません',
+    OFFERING_CANCELLED: 'この募集は中止されました',
+    OFFERING_ABOVE_CAP: '申込株数がお一人様の上限（{{cap}}単元）を超えています',
+    OFFERING_INSUFFICIENT_CASH: '買付余力が不足しています（必要額 {{needed}}、買付余力 {{available}}）',
+    OFFERING_ALREADY_APPLIED: 'この銘柄にはすでにお申込み済みです',
+    OFFERING_BID_OUT_OF_RANGE: '申込価格は仮条件（{{low}}〜{{high}}）の範囲内で指定してください',
+    OFFERING_APPLICATION_NOT_FOUND: '該当するお申込みが見つかりません',
+    OFFERING_NOT_WITHDRAWABLE: 'このお申込みは取消できません（申込期間が終了しているか、すでに取消済みです）',
+    OFFERING_NOT_CONFIRMABLE:
+      'このお申込みは購入意思表示できません（当選していないか、購入期限を過ぎています）',
+    OFFERING_TERMS_INVALID: '募集条件に誤りがあります：{{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE: '公開価格は抽選前に一度だけ、仮条件の範囲内で決定できます',
+    OFFERING_NO_PREVIOUS_CLOSE: '前日終値が取得できないため、分売価格を計算できません',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',
@@ -275,6 +289,9 @@ export const ja = {
       '譲渡益税の源泉徴収（{{year}}年・特定口座、注文{{order_no}}）：所得税及び復興特別所得税 {{national}}、住民税 {{local}}',
     tax_refund:
       '譲渡損失による源泉徴収税の還付（{{year}}年・特定口座、注文{{order_no}}）：所得税及び復興特別所得税 {{national}}、住民税 {{local}}',
+    ipo_reserve: '{{code}}の申込による拘束（{{units}}単元）',
+    ipo_release: '{{code}}の申込による拘束の解除（{{units}}単元）',
+    ipo_payment: '{{code}}の購入代金（{{shares}}株×{{price}}）',
   },
   ledgerKinds: {
     fund_apply: '投信購入申込',
@@ -296,6 +313,9 @@ export const ja = {
     withdrawal_release: '出金取消（返金）',
     tax_withheld: '源泉徴収（譲渡益税）',
     tax_refund: '源泉徴収税の還付',
+    ipo_reserve: 'IPO・分売の申込拘束',
+    ipo_release: 'IPO・分売の拘束解除',
+    ipo_payment: 'IPO・分売の購入代金',
   },
   accounts: {
     cash: '預り金（利用可能）',
@@ -341,6 +361,13 @@ export const ja = {
       'ログインパスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
     'security.txn_password_locked':
       '取引パスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
+    'offering.won': '{{code}}の抽選結果：当選（{{units}}単元）。購入期限までに購入意思表示をしてください',
+    'offering.lost': '{{code}}の抽選結果：落選。拘束されていた資金は解除されました',
+    'offering.filled': '{{code}}の立会外分売：約定（{{units}}単元、{{price}}）',
+    'offering.approved': '{{code}}の購入が確定しました（{{amount}}）',
+    'offering.lapsed': '{{code}}は購入期限までに購入意思表示がなかったため、当選が失効しました',
+    'offering.delivered': '{{code}}の株式{{shares}}株がお預り証券に入庫されました',
+    'offering.cancelled': '{{code}}の募集が中止されたため、お申込みは取り消され資金の拘束は解除されました',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

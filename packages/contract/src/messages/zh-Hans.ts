@@ -107,6 +107,19 @@ export const zhHans = {
     OPERATOR_SELF_DEACTIVATE: '不能停用自己的账户',
     OPERATOR_LAST_ADMIN: '不能停用最后一个有效的管理员',
     USER_NOT_FOUND: '未找到该用户',
+    OFFERING_NOT_FOUND: '未找到该新股或分售',
+    OFFERING_NOT_OPEN: '当前不在申购期内，无法申购或撤销',
+    OFFERING_CANCELLED: '该发行已取消',
+    OFFERING_ABOVE_CAP: '每位客户最多可申购{{cap}}个单位',
+    OFFERING_INSUFFICIENT_CASH: '可用资金不足：需要{{needed}}，可用{{available}}',
+    OFFERING_ALREADY_APPLIED: '您已申购过该股票',
+    OFFERING_BID_OUT_OF_RANGE: '申购价格须在暂定价格区间（{{low}}至{{high}}）之内',
+    OFFERING_APPLICATION_NOT_FOUND: '未找到该申购',
+    OFFERING_NOT_WITHDRAWABLE: '该申购已无法撤销',
+    OFFERING_NOT_CONFIRMABLE: '该申购无法确认购买：未中签或已超过购买期限',
+    OFFERING_TERMS_INVALID: '发行条件有误：{{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE: '发行价只能在抽签前、于暂定价格区间内确定一次',
+    OFFERING_NO_PREVIOUS_CLOSE: '没有前一交易日收盘价，无法计算分售价格',
   },
   validation: {
     productCode: '请输入4位股票代码',
@@ -264,6 +277,9 @@ export const zhHans = {
       '特定账户 {{year}} 年转让收益预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
     tax_refund:
       '亏损抵扣后退还特定账户 {{year}} 年预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
+    ipo_reserve: '{{code}}申购冻结资金（{{units}}个单位）',
+    ipo_release: '{{code}}申购资金解冻（{{units}}个单位）',
+    ipo_payment: '购买{{code}}：{{shares}}股，单价{{price}}',
   },
   ledgerKinds: {
     fund_apply: '基金申购冻结',
@@ -285,6 +301,9 @@ export const zhHans = {
     withdrawal_release: '提现退回',
     tax_withheld: '预扣税',
     tax_refund: '预扣税退还',
+    ipo_reserve: '新股/分售申购冻结',
+    ipo_release: '新股/分售资金解冻',
+    ipo_payment: '新股/分售购买款',
   },
   accounts: {
     cash: '可用资金',
@@ -327,6 +346,13 @@ export const zhHans = {
       '登录密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
     'security.txn_password_locked':
       '交易密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
+    'offering.won': '{{code}}抽签结果：中签{{units}}个单位。请在购买期限前确认购买',
+    'offering.lost': '{{code}}抽签结果：未中签。冻结的资金已解冻',
+    'offering.filled': '{{code}}场外分售：成交{{units}}个单位，价格{{price}}',
+    'offering.approved': '{{code}}的购买已确认（{{amount}}）',
+    'offering.lapsed': '{{code}}未在购买期限前确认购买，中签已失效',
+    'offering.delivered': '{{code}}共{{shares}}股已存入您的持仓',
+    'offering.cancelled': '{{code}}的发行已取消，您的申购作废，冻结资金已解冻',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

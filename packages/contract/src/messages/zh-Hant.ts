@@ -107,6 +107,19 @@ export const zhHant = {
     OPERATOR_SELF_DEACTIVATE: '無法停用自己的帳戶',
     OPERATOR_LAST_ADMIN: '無法停用最後一位有效的管理員',
     USER_NOT_FOUND: '找不到該使用者',
+    OFFERING_NOT_FOUND: '找不到該新股或分售',
+    OFFERING_NOT_OPEN: '目前不在申購期間內，無法申購或取消',
+    OFFERING_CANCELLED: '該發行已取消',
+    OFFERING_ABOVE_CAP: '每位客戶最多可申購{{cap}}個單位',
+    OFFERING_INSUFFICIENT_CASH: '可用資金不足：需要{{needed}}，可用{{available}}',
+    OFFERING_ALREADY_APPLIED: '您已申購過該股票',
+    OFFERING_BID_OUT_OF_RANGE: '申購價格須在暫定價格區間（{{low}}至{{high}}）之內',
+    OFFERING_APPLICATION_NOT_FOUND: '找不到該申購',
+    OFFERING_NOT_WITHDRAWABLE: '該申購已無法取消',
+    OFFERING_NOT_CONFIRMABLE: '該申購無法確認購買：未中籤或已超過購買期限',
+    OFFERING_TERMS_INVALID: '發行條件有誤：{{detail}}',
+    OFFERING_PRICE_NOT_CHANGEABLE: '承銷價只能在抽籤前、於暫定價格區間內確定一次',
+    OFFERING_NO_PREVIOUS_CLOSE: '沒有前一交易日收盤價，無法計算分售價格',
   },
   validation: {
     productCode: '請輸入4碼股票代號',
@@ -264,6 +277,9 @@ export const zhHant = {
       '特定帳戶 {{year}} 年轉讓收益預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
     tax_refund:
       '虧損抵扣後退還特定帳戶 {{year}} 年預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
+    ipo_reserve: '{{code}}申購圈存資金（{{units}}個單位）',
+    ipo_release: '{{code}}申購資金解除圈存（{{units}}個單位）',
+    ipo_payment: '購買{{code}}：{{shares}}股，單價{{price}}',
   },
   ledgerKinds: {
     fund_apply: '基金申購圈存',
@@ -285,6 +301,9 @@ export const zhHant = {
     withdrawal_release: '提領退回',
     tax_withheld: '預扣稅',
     tax_refund: '預扣稅退還',
+    ipo_reserve: '新股／分售申購圈存',
+    ipo_release: '新股／分售解除圈存',
+    ipo_payment: '新股／分售購買款',
   },
   accounts: {
     cash: '可用資金',
@@ -327,6 +346,13 @@ export const zhHant = {
       '登入密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
     'security.txn_password_locked':
       '交易密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
+    'offering.won': '{{code}}抽籤結果：中籤{{units}}個單位。請於購買期限前確認購買',
+    'offering.lost': '{{code}}抽籤結果：未中籤。圈存資金已解除',
+    'offering.filled': '{{code}}盤後分售：成交{{units}}個單位，價格{{price}}',
+    'offering.approved': '{{code}}的購買已確認（{{amount}}）',
+    'offering.lapsed': '{{code}}未於購買期限前確認購買，中籤已失效',
+    'offering.delivered': '{{code}}共{{shares}}股已撥入您的庫存',
+    'offering.cancelled': '{{code}}的發行已取消，您的申購作廢，圈存資金已解除',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { offeringJob } from '../ipo/job.js';
 import type { Outbox, TradingDeps } from '../trading/orders.js';
 import { productsNavJob } from '../products/nav-job.js';
 import { dividendsJob } from '../dividends/dividends.js';
@@ -18,7 +19,7 @@ export interface ScheduledJob {
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
  */
-export const SCHEDULED_JOBS: ScheduledJob[] = [productsNavJob, dividendsJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
 export async function runScheduledJobs(

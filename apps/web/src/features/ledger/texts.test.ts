@@ -141,6 +141,9 @@ describe('transaction log texts', () => {
       gross: 750_000,
       net: 635_138,
     },
+    ipo_reserve: { code: '9555', units: 3, application_id: 7, amount: 21_000_000 },
+    ipo_release: { code: '9555', units: 3, application_id: 7, amount: 600_000 },
+    ipo_payment: { code: '9555', shares: 300, price: 68_000, application_id: 7 },
   };
 
   it.each(LOCALES)("%s writes every kind's memo from its params, in its own words", async (locale) => {

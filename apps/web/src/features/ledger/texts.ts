@@ -55,6 +55,10 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   fund_redeem: 'executed',
   dividend: 'received',
   dividend_adjustment: null,
+  // an IPO or distribution application: cash held, released (withdrawn, not won, declined), or paid
+  ipo_reserve: 'pending',
+  ipo_release: 'cancelled',
+  ipo_payment: 'executed',
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -79,6 +83,9 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   fund_redeem: 'other',
   dividend: 'other',
   dividend_adjustment: 'other',
+  ipo_reserve: 'other',
+  ipo_release: 'other',
+  ipo_payment: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {

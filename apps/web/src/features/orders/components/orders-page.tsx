@@ -14,6 +14,7 @@ import { positionFigures } from '@/domains/trading/order-figures';
 import { closeReasons, isMarginTrade, orderStatusLabel, reasonLabel } from '@/domains/trading/order-labels';
 import { ordersQuery, positionsQuery } from '@/domains/trading/trading-api';
 import { EmptyState } from '@/shared/ui/empty-state';
+import { IpoResults } from './ipo-results';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { useCancelOrder } from '../hooks/use-trading-actions';
@@ -67,7 +68,7 @@ function OrdersTabs() {
           <PendingList />
         </Tabs.Tab>
         <Tabs.Tab key="ipo" title={t('orders.tabIpo')}>
-          <EmptyState description={t('orders.ipoEmpty')} />
+          <IpoResults />
         </Tabs.Tab>
       </Tabs>
     </div>

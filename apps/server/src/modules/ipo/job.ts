@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { offerings } from '../../db/schema.js';
+import type { Db, Tx } from '../../db/types.js';
+import { hasRun, runOnce, type JobSummary } from '../jobs/run-once.js';
+import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { EventOutbox } from '../messages/messages.js';
+import { closeWindow, lapseWins, listShares, runDraw, type OfferingRow } from './offerings.js';
+
+export const OFFERING_JOB = 'offerings';
+
+/**
+ * The steps of an offering's life, each run exactly once per offering through runOnce (keys `close:<id>`,
+ * `draw:<id>`, `lapse:<id>`, `list:<id>`): a second process, a second pass or a restart after a crash finds
+ * the row and does nothing, and a step killed midway rolls back whole and runs again with the same seed and
+ * list, so with the same result. Each step re-reads its offering under a row lock inside the run.
+ */
+export async function runOfferingSteps(db: Db, now: Date): Promise<EventOutbox> {
+  const outbox: EventOutbox = [];
+  const day = 24 * 3600 * 1000;
+  const candidates = await db
+    .select()
+    .from(offerings)
+    .where(
+      and(
+        isNull(offerings.cancelledAt),
+        or(isNull(offerings.drawnAt), gt(offerings.listingAt, new Date(now.getTime() - day))),
+      ),
+    );
+  const once = async (
+    o: OfferingRow,
+    step: string,
+    work: (tx: Tx, fresh: OfferingRow) => Promise<JobSummary>,
+  ): Promise<boolean> => {
+    const key = `${step}:${o.id}`;
+    if (await hasRun(db, OFFERING_JOB, key)) return true;
+    const result = await runOnce(db, OFFERING_JOB, key, now, async (tx) => {
+      const [fresh] = await tx.select().from(offerings).where(eq(offerings.id, o.id)).for('update');
+      if (!fresh) throw new Error(`offering ${o.id} vanished`);
+      return work(tx, fresh);
+    });
+    return result.ran || (await hasRun(db, OFFERING_JOB, key));
+  };
+  for (const o of candidates) {
+    // the close waits for the window's end and, for an IPO, the fixed offer price
+    if (now < o.windowClose || o.offerPrice === null) continue;
+    await once(o, 'close', (tx, fresh) => closeWindow(tx, fresh, now, outbox));
+    if (now < o.drawAt) continue;
+    await once(o, 'draw', (tx, fresh) => runDraw(tx, fresh, now, outbox));
+    if (o.kind !== 'ipo' || !o.purchaseDeadline || now < o.purchaseDeadline) continue;
+    await once(o, 'lapse', (tx, fresh) => lapseWins(tx, fresh, now, outbox));
+    if (now < o.listingAt) continue;
+    await once(o, 'list', (tx, fresh) => listShares(tx, fresh, now, outbox));
+  }
+  return outbox;
+}
+
+export const offeringJob: ScheduledJob = {
+  name: OFFERING_JOB,
+  run: (app: FastifyInstance, deps) => runOfferingSteps(app.ctx.db, deps.clock.now()),
+};

@@ -1,0 +1,70 @@
+/**
+ * Benchmark: the draw of an offering and its verification with 1,000,000 applications (the issue's goal:
+ * ≤ 2 s and ≤ 300 MB each). Builds a canonical list of APPLICATIONS applications (1-10 units, 0-20 points,
+ * fixed pseudo-random), draws OFFERING units (default 50,000) under POLICY (equal | weighted, 30% points),
+ * then verifies the record as `npm run verify-draw` does. Prints each phase's wall time and the process's
+ * peak resident set size (`process.resourceUsage().maxRSS`, which includes Node itself, about 45 MB).
+ *   npm run bench:draw      (APPLICATIONS=1000000 OFFERING=50000 POLICY=weighted to change)
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import {
+  draw,
+  seedHash,
+  verifyDraw,
+  type DrawApplication,
+  type DrawPolicy,
+} from '../apps/server/src/modules/ipo/draw.js';
+
+const N = Number(process.env['APPLICATIONS'] ?? 1_000_000);
+const OFFERING = Number(process.env['OFFERING'] ?? 50_000);
+const policy: DrawPolicy =
+  process.env['POLICY'] === 'weighted' ? { kind: 'weighted', points_bps: 3000 } : { kind: 'equal' };
+
+let x = 12345;
+const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+const applications: DrawApplication[] = new Array<DrawApplication>(N);
+for (let i = 0; i < N; i++) {
+  applications[i] = {
+    id: i + 1,
+    pseudonym: (next() >>> 0).toString(16).padStart(8, '0'),
+    units: 1 + (next() % 10),
+    points: next() % 21,
+  };
+}
+const seed = randomBytes(32).toString('hex');
+const rssBase = process.resourceUsage().maxRSS / 1024;
+
+let t0 = performance.now();
+const result = draw({ seed, offering_units: OFFERING, policy, applications });
+const drawMs = performance.now() - t0;
+const rssDraw = process.resourceUsage().maxRSS / 1024;
+
+t0 = performance.now();
+const problems = verifyDraw({
+  seed,
+  seed_hash: seedHash(seed),
+  offering_units: OFFERING,
+  policy,
+  applications,
+  list_hash: result.list_hash,
+  allocations: result.allocations,
+  order: result.order,
+});
+const verifyMs = performance.now() - t0;
+const rssVerify = process.resourceUsage().maxRSS / 1024;
+
+console.log(
+  JSON.stringify({
+    applications: N,
+    offering_units: OFFERING,
+    policy: policy.kind,
+    winners: result.allocations.length,
+    draw_ms: Math.round(drawMs),
+    verify_ms: Math.round(verifyMs),
+    verified: problems.length === 0,
+    max_rss_mb_after_list: Math.round(rssBase),
+    max_rss_mb_after_draw: Math.round(rssDraw),
+    max_rss_mb_after_verify: Math.round(rssVerify),
+  }),
+);
