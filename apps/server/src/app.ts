@@ -53,6 +53,8 @@ import { openingRoutes } from './modules/opening/routes.js';
 import { openingConsoleRoutes } from './modules/opening/console-routes.js';
 import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
+import { loanRoutes } from './modules/loans/routes.js';
+import { loanConsoleRoutes } from './modules/loans/console-routes.js';
 import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
@@ -333,6 +335,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
       await api.register(openingConsoleRoutes, { prefix: '/console' });
+      await api.register(loanRoutes);
+      await api.register(loanConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

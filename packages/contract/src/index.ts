@@ -18,5 +18,7 @@ export * from './api/opening.js';
 export * from './api/funds.js';
 export * from './api/banking.js';
 export * from './api/console.js';
+export * from './api/loans.js';
+export * from './loan-terms.js';
 export * from './ticks.js';
 export * from './trading-math.js';

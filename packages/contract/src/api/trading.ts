@@ -218,6 +218,8 @@ export const LEDGER_ENTRY_KINDS = [
   'withdrawal_release',
   'tax_withheld',
   'tax_refund',
+  'loan_disbursement',
+  'loan_repayment',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**

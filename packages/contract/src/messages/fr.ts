@@ -108,6 +108,30 @@ export const fr = {
     OPERATOR_SELF_DEACTIVATE: 'Vous ne pouvez pas désactiver votre propre compte',
     OPERATOR_LAST_ADMIN: 'Le dernier administrateur actif ne peut pas être désactivé',
     USER_NOT_FOUND: 'Utilisateur introuvable',
+    LOAN_NOT_FOUND: 'Prêt introuvable',
+    LOAN_BELOW_MIN: 'Le montant du prêt ne peut pas être inférieur au minimum : {{m}}',
+    LOAN_LIMIT_INSUFFICIENT: 'Plafond de prêt insuffisant : vous pouvez emprunter jusqu’à {{available}}',
+    LOAN_TOTAL_VOLUME:
+      'Le total emprunté auprès de prêteurs ne peut pas dépasser un tiers de vos revenus annuels (règle du volume total) : vous pouvez encore emprunter {{room}}',
+    LOAN_OVERDUE_EXISTS: 'Vous avez un prêt en retard. Remboursez-le avant d’en demander un autre',
+    LOAN_PENDING_EXISTS: 'Vous avez déjà une demande de prêt en cours d’examen',
+    LOAN_NAME_MISMATCH: 'Le nom du demandeur doit être celui de votre identité vérifiée',
+    LOAN_NOT_SUITABLE: 'Les prêts ne sont pas disponibles pour votre compte : {{rules}}',
+    LOAN_NO_PRODUCT: 'Aucun produit de prêt n’est proposé pour ce montant pour le moment',
+    LOAN_RATE_ABOVE_CAP:
+      'Le taux dépasse le plafond légal de {{cap}} par an pour un capital de {{principal}} (loi de limitation des taux d’intérêt)',
+    LOAN_LATE_RATE_ABOVE_CAP: 'Le taux des pénalités de retard dépasse le plafond légal de 20 % par an',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      'Cette approbation sort de la politique de prêt : le montant doit être au moins le minimum, au plus le montant demandé, dans le plafond et dans un tiers des revenus annuels',
+    LOAN_NOT_REPAYABLE: 'Ce prêt n’a rien à rembourser',
+    LOAN_REPAY_EXCEEDS: 'Le montant dépasse ce que vous devez : {{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: 'Le remboursement se fait en une fois pour tout ce qui est dû : {{owed}}',
+    LOAN_INSUFFICIENT_CASH:
+      'Liquidités insuffisantes pour rembourser : il faut {{owed}} et vous avez {{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED:
+      'Tant qu’un prêt est en retard, la somme due ({{owed}}) ne peut pas être retirée : vous pouvez retirer jusqu’à {{available}}',
+    LOAN_ALREADY_REVIEWED: 'Cette demande de prêt a déjà été traitée',
+    LOAN_PRODUCT_NOT_FOUND: 'Produit de prêt introuvable',
   },
   validation: {
     accountRequired: 'Le compte ne peut pas être vide',
@@ -251,6 +275,9 @@ export const fr = {
       'Retenue à la source sur vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
     tax_refund:
       'Remboursement de retenue, vos pertes compensant vos plus-values {{year}} du compte spécifique (ordre {{order_no}}) : impôt sur le revenu {{national}}, taxe locale {{local}}',
+    loan_disbursement: 'Prêt n° {{loan_id}} versé sur vos liquidités',
+    loan_repayment:
+      'Prêt n° {{loan_id}} remboursé : capital {{principal}}, intérêts {{interest}}, pénalités de retard {{late}}',
   },
   ledgerKinds: {
     demo_funding: 'Liquidités de démonstration',
@@ -267,6 +294,8 @@ export const fr = {
     withdrawal_release: 'Retrait restitué',
     tax_withheld: 'Retenue à la source',
     tax_refund: 'Remboursement de retenue',
+    loan_disbursement: 'Prêt reçu',
+    loan_repayment: 'Prêt remboursé',
   },
   accounts: {
     cash: 'Liquidités disponibles',
@@ -302,6 +331,15 @@ export const fr = {
     'withdrawal.approved': 'Retrait de {{amount}} approuvé et envoyé à votre banque (crédité sous 24 heures)',
     'withdrawal.rejected':
       'Le retrait de {{amount}} a été refusé et le montant est revenu dans vos liquidités',
+    'loan.applied': 'Demande de prêt de {{amount}} reçue ; elle est en cours d’examen',
+    'loan.disbursing': 'Prêt de {{amount}} approuvé ; il sera versé après l’approbation finale',
+    'loan.disbursed': 'Prêt de {{amount}} versé sur vos liquidités. Échéance : {{due_on}}',
+    'loan.rejected': 'La demande de prêt de {{amount}} a été refusée : {{reason}}',
+    'loan.due_soon': 'Le prêt n° {{loan_id}} arrive à échéance le {{due_on}} : {{amount}} à rembourser',
+    'loan.overdue':
+      'Le prêt n° {{loan_id}} est en retard (échéance {{due_on}}). Remboursez {{amount}} : les pénalités de retard commencent {{grace}} jours après l’échéance',
+    'loan.collection': 'Le prêt n° {{loan_id}} a {{days}} jours de retard et a été transmis au recouvrement',
+    'loan.repaid': 'Prêt n° {{loan_id}} entièrement remboursé : {{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -492,5 +530,35 @@ export const fr = {
   banking: {
     bankName: 'Banque {{name}}',
     branchName: 'Agence {{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: 'Saisissez le montant du prêt',
+      amountWholeYen: 'Saisissez un nombre entier de yens',
+      amountPositive: 'Le montant du prêt doit être supérieur à zéro',
+      amountMax: 'Le montant du prêt ne peut pas dépasser 100 000 000 yens',
+      nameRequired: 'Saisissez le nom du demandeur',
+      idNumberRequired: 'Saisissez votre numéro de pièce d’identité',
+      addressRequired: 'Saisissez votre adresse',
+      phoneRequired: 'Saisissez un numéro de téléphone valide',
+      emailRequired: 'Saisissez une adresse e-mail valide',
+      incomeRequired: 'Saisissez vos revenus annuels en yens (plus de zéro)',
+      otherBorrowing: 'Saisissez vos emprunts auprès d’autres prêteurs en yens (0 si aucun)',
+      agreementRequired: 'Veuillez lire et accepter le contrat de prêt',
+      tooLong: 'C’est trop long',
+      rate: 'Saisissez le taux en points de base (1800 = 18,00 %)',
+      productRange: 'Le maximum doit être au moins égal au minimum',
+      limit: 'Saisissez le plafond en yens',
+      reasonCode: 'Choisissez un motif',
+    },
+    rejectReasons: {
+      income: 'Revenus insuffisants pour le montant',
+      total_volume: 'Règle du volume total (un tiers des revenus annuels)',
+      identity_mismatch: 'Les informations ne correspondent pas à l’identité vérifiée',
+      credit_history: 'Historique de crédit',
+      incomplete: 'Informations manquantes ou incohérentes',
+      other: 'Autre',
+    },
   },
 } as const satisfies Messages;

@@ -92,6 +92,26 @@ export const zhHans = {
     OPERATOR_SELF_DEACTIVATE: '不能停用自己的账户',
     OPERATOR_LAST_ADMIN: '不能停用最后一个有效的管理员',
     USER_NOT_FOUND: '未找到该用户',
+    LOAN_NOT_FOUND: '未找到该贷款',
+    LOAN_BELOW_MIN: '贷款金额不能低于最低贷款金额：{{m}}',
+    LOAN_LIMIT_INSUFFICIENT: '贷款额度不足：您最多可借{{available}}',
+    LOAN_TOTAL_VOLUME: '向贷款业者的借款总额不得超过年收入的三分之一（总量规制）：您最多还可借{{room}}',
+    LOAN_OVERDUE_EXISTS: '您有逾期贷款，请还清后再申请',
+    LOAN_PENDING_EXISTS: '您已有一笔正在审核的贷款申请',
+    LOAN_NAME_MISMATCH: '申请人姓名必须与实名认证的姓名一致',
+    LOAN_NOT_SUITABLE: '您的账户不能使用贷款：{{rules}}',
+    LOAN_NO_PRODUCT: '目前没有适用于该金额的贷款产品',
+    LOAN_RATE_ABOVE_CAP: '利率超过本金{{principal}}的法定上限（年{{cap}}，《利息限制法》）',
+    LOAN_LATE_RATE_ABOVE_CAP: '滞纳金利率超过法定上限（年20%）',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      '该审批超出放贷政策：金额须不低于最低金额、不高于申请金额，且在额度和年收入三分之一以内',
+    LOAN_NOT_REPAYABLE: '该贷款没有需要偿还的金额',
+    LOAN_REPAY_EXCEEDS: '还款金额超过欠款：{{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: '须一次性还清全部欠款：{{owed}}',
+    LOAN_INSUFFICIENT_CASH: '可用资金不足以还款：需要{{owed}}，现有{{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED: '贷款逾期期间，所欠金额（{{owed}}）不能提现：最多可提现{{available}}',
+    LOAN_ALREADY_REVIEWED: '该贷款申请已审核',
+    LOAN_PRODUCT_NOT_FOUND: '未找到该贷款产品',
   },
   validation: {
     accountRequired: '账号不能为空',
@@ -232,6 +252,8 @@ export const zhHans = {
       '特定账户 {{year}} 年转让收益预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
     tax_refund:
       '亏损抵扣后退还特定账户 {{year}} 年预扣税（订单 {{order_no}}）：所得税 {{national}}，住民税 {{local}}',
+    loan_disbursement: '贷款（编号{{loan_id}}）已发放至资金账户',
+    loan_repayment: '贷款（编号{{loan_id}}）已还款：本金{{principal}}，利息{{interest}}，滞纳金{{late}}',
   },
   ledgerKinds: {
     demo_funding: '演示资金',
@@ -248,6 +270,8 @@ export const zhHans = {
     withdrawal_release: '提现退回',
     tax_withheld: '预扣税',
     tax_refund: '预扣税退还',
+    loan_disbursement: '贷款发放',
+    loan_repayment: '贷款还款',
   },
   accounts: {
     cash: '可用资金',
@@ -277,6 +301,15 @@ export const zhHans = {
     'withdrawal.filed': '已受理 {{amount}} 的提现申请，将于 {{process_after}} 起处理',
     'withdrawal.approved': '{{amount}} 的提现已批准并汇至您的银行（24 小时内到账）',
     'withdrawal.rejected': '{{amount}} 的提现被拒绝，款项已退回可用资金',
+    'loan.applied': '已收到{{amount}}的贷款申请，正在审核',
+    'loan.disbursing': '{{amount}}的贷款已批准，终审通过后发放',
+    'loan.disbursed': '{{amount}}的贷款已发放至您的资金账户。到期日：{{due_on}}',
+    'loan.rejected': '{{amount}}的贷款申请被驳回：{{reason}}',
+    'loan.due_soon': '贷款（编号{{loan_id}}）将于{{due_on}}到期：应还{{amount}}',
+    'loan.overdue':
+      '贷款（编号{{loan_id}}）已逾期（到期日{{due_on}}）。请偿还{{amount}}：到期日{{grace}}天后开始收取滞纳金',
+    'loan.collection': '贷款（编号{{loan_id}}）已逾期{{days}}天，已转入催收',
+    'loan.repaid': '贷款（编号{{loan_id}}）已全部还清：{{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -467,5 +500,35 @@ export const zhHans = {
   banking: {
     bankName: '{{name}}',
     branchName: '{{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: '请输入贷款金额',
+      amountWholeYen: '请输入整数日元金额',
+      amountPositive: '贷款金额必须大于零',
+      amountMax: '贷款金额不能超过1亿日元',
+      nameRequired: '请输入申请人姓名',
+      idNumberRequired: '请输入证件号码',
+      addressRequired: '请输入地址',
+      phoneRequired: '请输入有效的联系电话',
+      emailRequired: '请输入有效的电子邮箱',
+      incomeRequired: '请输入年收入（日元，大于零）',
+      otherBorrowing: '请输入在其他贷款业者的借款（日元，没有请填0）',
+      agreementRequired: '请阅读并同意贷款协议',
+      tooLong: '内容过长',
+      rate: '请以基点输入利率（1800＝18.00%）',
+      productRange: '最高金额不能低于最低金额',
+      limit: '请输入贷款额度（日元）',
+      reasonCode: '请选择原因',
+    },
+    rejectReasons: {
+      income: '收入不足以支持该金额',
+      total_volume: '总量规制（年收入的三分之一）',
+      identity_mismatch: '信息与实名认证不一致',
+      credit_history: '信用记录',
+      incomplete: '信息缺失或不一致',
+      other: '其他',
+    },
   },
 } as const satisfies Messages;

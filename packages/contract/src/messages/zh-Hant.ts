@@ -92,6 +92,26 @@ export const zhHant = {
     OPERATOR_SELF_DEACTIVATE: '無法停用自己的帳戶',
     OPERATOR_LAST_ADMIN: '無法停用最後一位有效的管理員',
     USER_NOT_FOUND: '找不到該使用者',
+    LOAN_NOT_FOUND: '找不到該貸款',
+    LOAN_BELOW_MIN: '貸款金額不得低於最低貸款金額：{{m}}',
+    LOAN_LIMIT_INSUFFICIENT: '貸款額度不足：您最多可借{{available}}',
+    LOAN_TOTAL_VOLUME: '向貸款業者的借款總額不得超過年收入的三分之一（總量規制）：您最多還可借{{room}}',
+    LOAN_OVERDUE_EXISTS: '您有逾期貸款，請還清後再申請',
+    LOAN_PENDING_EXISTS: '您已有一筆審核中的貸款申請',
+    LOAN_NAME_MISMATCH: '申請人姓名必須與實名認證的姓名一致',
+    LOAN_NOT_SUITABLE: '您的帳戶無法使用貸款：{{rules}}',
+    LOAN_NO_PRODUCT: '目前沒有適用於此金額的貸款產品',
+    LOAN_RATE_ABOVE_CAP: '利率超過本金{{principal}}的法定上限（年{{cap}}，《利息限制法》）',
+    LOAN_LATE_RATE_ABOVE_CAP: '遲延損害金利率超過法定上限（年20%）',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      '此核准超出放款政策：金額須不低於最低金額、不高於申請金額，且在額度與年收入三分之一以內',
+    LOAN_NOT_REPAYABLE: '此貸款沒有需要償還的金額',
+    LOAN_REPAY_EXCEEDS: '還款金額超過欠款：{{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: '須一次還清全部欠款：{{owed}}',
+    LOAN_INSUFFICIENT_CASH: '可用資金不足以還款：需要{{owed}}，現有{{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED: '貸款逾期期間，所欠金額（{{owed}}）不能出金：最多可出金{{available}}',
+    LOAN_ALREADY_REVIEWED: '此貸款申請已審核',
+    LOAN_PRODUCT_NOT_FOUND: '找不到該貸款產品',
   },
   validation: {
     accountRequired: '帳號不可空白',
@@ -232,6 +252,8 @@ export const zhHant = {
       '特定帳戶 {{year}} 年轉讓收益預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
     tax_refund:
       '虧損抵扣後退還特定帳戶 {{year}} 年預扣稅（委託 {{order_no}}）：所得稅 {{national}}，住民稅 {{local}}',
+    loan_disbursement: '貸款（編號{{loan_id}}）已撥入資金帳戶',
+    loan_repayment: '貸款（編號{{loan_id}}）已還款：本金{{principal}}，利息{{interest}}，遲延損害金{{late}}',
   },
   ledgerKinds: {
     demo_funding: '示範資金',
@@ -248,6 +270,8 @@ export const zhHant = {
     withdrawal_release: '提領退回',
     tax_withheld: '預扣稅',
     tax_refund: '預扣稅退還',
+    loan_disbursement: '貸款撥款',
+    loan_repayment: '貸款還款',
   },
   accounts: {
     cash: '可用資金',
@@ -277,6 +301,15 @@ export const zhHant = {
     'withdrawal.filed': '已受理 {{amount}} 的提領申請，將於 {{process_after}} 起處理',
     'withdrawal.approved': '{{amount}} 的提領已核准並匯至您的銀行（24 小時內入帳）',
     'withdrawal.rejected': '{{amount}} 的提領遭拒，款項已退回可用資金',
+    'loan.applied': '已收到{{amount}}的貸款申請，審核中',
+    'loan.disbursing': '{{amount}}的貸款已核准，最終核准後撥款',
+    'loan.disbursed': '{{amount}}的貸款已撥入您的資金帳戶。到期日：{{due_on}}',
+    'loan.rejected': '{{amount}}的貸款申請遭駁回：{{reason}}',
+    'loan.due_soon': '貸款（編號{{loan_id}}）將於{{due_on}}到期：應還{{amount}}',
+    'loan.overdue':
+      '貸款（編號{{loan_id}}）已逾期（到期日{{due_on}}）。請償還{{amount}}：到期日{{grace}}天後開始收取遲延損害金',
+    'loan.collection': '貸款（編號{{loan_id}}）已逾期{{days}}天，已轉入催收',
+    'loan.repaid': '貸款（編號{{loan_id}}）已全部還清：{{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -467,5 +500,35 @@ export const zhHant = {
   banking: {
     bankName: '{{name}}',
     branchName: '{{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: '請輸入貸款金額',
+      amountWholeYen: '請輸入整數日圓金額',
+      amountPositive: '貸款金額必須大於零',
+      amountMax: '貸款金額不得超過1億日圓',
+      nameRequired: '請輸入申請人姓名',
+      idNumberRequired: '請輸入證件號碼',
+      addressRequired: '請輸入地址',
+      phoneRequired: '請輸入有效的聯絡電話',
+      emailRequired: '請輸入有效的電子郵件',
+      incomeRequired: '請輸入年收入（日圓，大於零）',
+      otherBorrowing: '請輸入在其他貸款業者的借款（日圓，沒有請填0）',
+      agreementRequired: '請閱讀並同意貸款契約',
+      tooLong: '內容過長',
+      rate: '請以基點輸入利率（1800＝18.00%）',
+      productRange: '最高金額不得低於最低金額',
+      limit: '請輸入貸款額度（日圓）',
+      reasonCode: '請選擇原因',
+    },
+    rejectReasons: {
+      income: '收入不足以支持此金額',
+      total_volume: '總量規制（年收入的三分之一）',
+      identity_mismatch: '資料與實名認證不一致',
+      credit_history: '信用紀錄',
+      incomplete: '資料缺漏或不一致',
+      other: '其他',
+    },
   },
 } as const satisfies Messages;

@@ -21,6 +21,10 @@ export const HOUSE_ACCOUNT_KINDS = [
   'bank_clearing',
   'tax_withholding_national',
   'tax_withholding_local',
+  // issue 18 (ADR 0028): principal lent out (the receivable), interest earned, late charges earned
+  'loan_book',
+  'loan_interest',
+  'loan_late_charges',
 ] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
 
