@@ -50,6 +50,9 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   withdrawal_release: 'returned',
   tax_withheld: null,
   tax_refund: null,
+  // issue 18: a loan's one movement (ref loan:<id>): received, then its repayment (its net is the interest)
+  loan_disbursement: 'received',
+  loan_repayment: null,
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -69,6 +72,8 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   withdrawal_release: 'withdrawal',
   tax_withheld: 'other',
   tax_refund: 'other',
+  loan_disbursement: 'other',
+  loan_repayment: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {

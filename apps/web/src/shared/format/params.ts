@@ -19,10 +19,14 @@ const MONEY_PARAMS = new Set([
   'gain',
   'national',
   'local',
+  // a loan's repayment (issue 18)
+  'principal',
+  'interest',
+  'late',
 ]);
 const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
 /** Params that are calendar days (YYYY-MM-DD). */
-const DATE_PARAMS = new Set(['transfer_date']);
+const DATE_PARAMS = new Set(['transfer_date', 'due_on']);
 
 /**
  * A catalogue text's params (a message's, a ledger memo's) as the reader reads them: amounts as money,
