@@ -96,6 +96,8 @@ test.afterAll(async ({ request }) => {
   await setFreeDays(request, 180);
 });
 
+test.describe.configure({ timeout: 150_000 });
+
 for (const lang of ['jp', 'en'] as const) {
   const x = TEXT[lang];
   test(`apply, approve in the console, accrue, repay (${lang})`, async ({ page, browser }) => {
