@@ -58,6 +58,8 @@ import { openingConsoleRoutes } from './modules/opening/console-routes.js';
 import { bankingRoutes } from './modules/banking/routes.js';
 import { fundsRoutes } from './modules/funds/routes.js';
 import { ipoConsoleRoutes, ipoRoutes } from './modules/ipo/routes.js';
+import { loanRoutes } from './modules/loans/routes.js';
+import { loanConsoleRoutes } from './modules/loans/console-routes.js';
 import { reconciliationRoutes } from './modules/funds/reconciliation-routes.js';
 import { reviewRoutes } from './modules/funds/review-routes.js';
 import { productConsoleRoutes } from './modules/products/console-routes.js';
@@ -409,6 +411,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(dividendConsoleRoutes, { prefix: '/console' });
       await api.register(ipoRoutes);
       await api.register(ipoConsoleRoutes, { prefix: '/console' });
+      await api.register(loanRoutes);
+      await api.register(loanConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

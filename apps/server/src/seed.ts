@@ -13,6 +13,7 @@ import type { MarketDataProvider } from './market/provider.js';
 import { seedDemoTaxHistory } from './seed-tax.js';
 import { seedDemoProducts } from './seed-products.js';
 import { seedDemoOfferings } from './seed-ipo.js';
+import { seedDemoLoans } from './seed-loans.js';
 import { encryptMyNumber } from './modules/opening/my-number.js';
 import { openBrokerageAccount } from './modules/opening/brokerage.js';
 import type { TApplicationProfile } from '@kabuto/contract';
@@ -68,6 +69,7 @@ export async function seedDemo(
   if (demo && trading) await seedDemoTaxHistory(db, demo.id, trading);
   if (trading) await seedDemoProducts(db, clock, trading.market);
   if (demo && trading) await seedDemoOfferings(db, clock, trading.market, demo.id);
+  if (demo) await seedDemoLoans(db, clock, demo.id, DEMO_NAME);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

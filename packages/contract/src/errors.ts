@@ -132,6 +132,26 @@ export const ERRORS = {
   OFFERING_TERMS_INVALID: { code: 1510, http: 422 },
   OFFERING_PRICE_NOT_CHANGEABLE: { code: 1511, http: 409 },
   OFFERING_NO_PREVIOUS_CLOSE: { code: 1512, http: 422 },
+  // Credit loans (issue 18): 1600-1649
+  LOAN_NOT_FOUND: { code: 1600, http: 404 },
+  LOAN_BELOW_MIN: { code: 1601, http: 422 },
+  LOAN_LIMIT_INSUFFICIENT: { code: 1602, http: 422 },
+  LOAN_TOTAL_VOLUME: { code: 1603, http: 422 },
+  LOAN_OVERDUE_EXISTS: { code: 1604, http: 409 },
+  LOAN_PENDING_EXISTS: { code: 1605, http: 409 },
+  LOAN_NAME_MISMATCH: { code: 1606, http: 422 },
+  LOAN_NOT_SUITABLE: { code: 1607, http: 403 },
+  LOAN_NO_PRODUCT: { code: 1608, http: 409 },
+  LOAN_RATE_ABOVE_CAP: { code: 1609, http: 422 },
+  LOAN_LATE_RATE_ABOVE_CAP: { code: 1610, http: 422 },
+  LOAN_APPROVAL_OUT_OF_POLICY: { code: 1611, http: 422 },
+  LOAN_NOT_REPAYABLE: { code: 1612, http: 409 },
+  LOAN_REPAY_EXCEEDS: { code: 1613, http: 422 },
+  LOAN_PARTIAL_NOT_ALLOWED: { code: 1614, http: 422 },
+  LOAN_INSUFFICIENT_CASH: { code: 1615, http: 422 },
+  LOAN_WITHDRAWAL_BLOCKED: { code: 1616, http: 409 },
+  LOAN_ALREADY_REVIEWED: { code: 1617, http: 409 },
+  LOAN_PRODUCT_NOT_FOUND: { code: 1618, http: 404 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -19,6 +19,8 @@ export * from './api/funds.js';
 export * from './api/banking.js';
 export * from './api/console.js';
 export * from './api/products.js';
+export * from './api/loans.js';
+export * from './loan-terms.js';
 export * from './ticks.js';
 export * from './trading-math.js';
 export * from './api/ipo.js';

@@ -51,6 +51,10 @@ export const router = createHashRouter([
             ),
           },
           {
+            path: 'loans',
+            ...lazyPage(() => import('@/features/loans/loans-page').then((m) => m.LoansPage)),
+          },
+          {
             path: 'users',
             ...lazyPage(() => import('@/features/users/users-page').then((m) => m.UsersPage)),
           },

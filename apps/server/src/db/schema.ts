@@ -971,3 +971,133 @@ export const ipoPoints = pgTable('ipo_points', {
     .references(() => users.id),
   points: integer('points').notNull().default(0),
 });
+
+// ---------------------------------------------------------------- credit loans (issue 18, ADR 0028)
+
+/**
+ * Loan products an administrator publishes: the annual rate and late-charge rate (basis points), the term
+ * and the amounts offered. The server refuses a product whose rate is above the Interest Rate Restriction
+ * Act's cap for its largest amount, or whose late rate is above 20% (a CHECK repeats the absolute bounds).
+ */
+export const loanProducts = pgTable(
+  'loan_products',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    rateBp: integer('rate_bp').notNull(),
+    lateRateBp: integer('late_rate_bp').notNull(),
+    termDays: integer('term_days').notNull(),
+    minYen: bigint('min_yen', { mode: 'number' }).notNull(),
+    maxYen: bigint('max_yen', { mode: 'number' }).notNull(),
+    active: boolean('active').notNull().default(true),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      'loan_products_rate_ck',
+      sql`${t.rateBp} between 0 and 2000 and ${t.lateRateBp} between 0 and 2000`,
+    ),
+    check(
+      'loan_products_amounts_ck',
+      sql`${t.minYen} >= 1 and ${t.minYen} <= ${t.maxYen} and ${t.maxYen} <= 100000000`,
+    ),
+  ],
+);
+
+/** A user's credit limit as a reviewer last set it (none: the policy's default limit). */
+export const loanLimits = pgTable('loan_limits', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  limitYen: bigint('limit_yen', { mode: 'number' }).notNull(),
+  setBy: integer('set_by').notNull(),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A loan from its application to its repayment. The terms (rate, late rate, free period, due date) are fixed
+ * at disbursement; what is owed is never stored: the principal is the disbursement's entry, interest and late
+ * charges the loan's accrual rows (loan_accruals).
+ */
+export const loans = pgTable(
+  'loans',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => loanProducts.id),
+    status: text('status', {
+      enum: ['pending', 'disbursing', 'rejected', 'repaying', 'overdue', 'collection', 'repaid'],
+    })
+      .notNull()
+      .default('pending'),
+    /** sen, as applied for */
+    requested: bigint('requested', { mode: 'number' }).notNull(),
+    /** sen, as approved and paid out (null before) */
+    principal: bigint('principal', { mode: 'number' }),
+    fullName: text('full_name').notNull(),
+    /** the ID number as given, masked to its last 4 characters */
+    idNumber: text('id_number').notNull(),
+    address: text('address').notNull(),
+    contactPhone: text('contact_phone').notNull(),
+    email: text('email').notNull(),
+    /** yen, as declared */
+    annualIncomeYen: bigint('annual_income_yen', { mode: 'number' }).notNull(),
+    otherBorrowingYen: bigint('other_borrowing_yen', { mode: 'number' }).notNull(),
+    agreedAt: timestamp('agreed_at', { withTimezone: true }).notNull(),
+    rateBp: integer('rate_bp'),
+    lateRateBp: integer('late_rate_bp'),
+    lateGraceDays: integer('late_grace_days'),
+    /** Tokyo dates */
+    disbursedOn: text('disbursed_on'),
+    dueOn: text('due_on'),
+    freeUntil: text('free_until'),
+    needsSecondApproval: boolean('needs_second_approval').notNull().default(false),
+    firstApprovedBy: integer('first_approved_by'),
+    firstApprovedAt: timestamp('first_approved_at', { withTimezone: true }),
+    /** the limit the first approver set, applied with the second approval */
+    approvedLimitYen: bigint('approved_limit_yen', { mode: 'number' }),
+    rejectReasonCode: text('reject_reason_code'),
+    ...reviewed(),
+    disburseEntryId: integer('disburse_entry_id').references(() => journalEntries.id),
+    disbursedAt: timestamp('disbursed_at', { withTimezone: true }),
+    repayEntryId: integer('repay_entry_id').references(() => journalEntries.id),
+    repaidAt: timestamp('repaid_at', { withTimezone: true }),
+    repaidAmount: bigint('repaid_amount', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('loans_user_idx').on(t.userId, t.id),
+    index('loans_status_idx').on(t.status, t.id),
+    check(
+      'loans_principal_ck',
+      sql`${t.principal} is null or (${t.principal} > 0 and ${t.principal} <= 10000000000)`,
+    ),
+    check('loans_rates_ck', sql`${t.rateBp} is null or (${t.rateBp} <= 2000 and ${t.lateRateBp} <= 2000)`),
+  ],
+);
+
+/**
+ * One day's interest and late charge of a loan (sen), written by the daily accrual job or, for the days the
+ * job has not reached yet, by the repayment: one row per loan and Tokyo date, so a day is charged once.
+ */
+export const loanAccruals = pgTable(
+  'loan_accruals',
+  {
+    loanId: integer('loan_id')
+      .notNull()
+      .references(() => loans.id),
+    day: text('day').notNull(),
+    interest: bigint('interest', { mode: 'number' }).notNull(),
+    lateCharge: bigint('late_charge', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.loanId, t.day] }),
+    check('loan_accruals_amounts_ck', sql`${t.interest} >= 0 and ${t.lateCharge} >= 0`),
+  ],
+);

@@ -135,7 +135,12 @@ export function toFieldIssue(
   const field = fieldPath.length > 0 ? fieldPath.join('.') : (context ?? 'body');
   const rule = typeof entry.params['rule'] === 'string' ? entry.params['rule'] : entry.keyword;
   const schemaKey = entry.message;
-  if (schemaKey?.startsWith('validation.') && lookup('en', schemaKey) !== undefined) {
+  // a catalogue key: `validation.*`, or a feature's own section's (`loans.validation.*`, issue 18)
+  if (
+    schemaKey !== undefined &&
+    /^(\w+\.)?validation\./.test(schemaKey) &&
+    lookup('en', schemaKey) !== undefined
+  ) {
     return { field, rule, message: translate(locale, schemaKey) };
   }
   const missing = entry.keyword === 'invalid_type' && / undefined$/.test(entry.message ?? '');

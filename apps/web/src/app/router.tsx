@@ -133,6 +133,15 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.withdrawal, 'titles.withdrawal', () =>
         import('@/features/funds/components/withdrawal-page').then((m) => m.WithdrawalPage),
       ),
+      page(PAGE_PATHS.loans, 'loans.titles.apply', () =>
+        import('@/features/loans/components/loans-page').then((m) => m.LoansPage),
+      ),
+      page(PAGE_PATHS.loanRecords, 'loans.titles.records', () =>
+        import('@/features/loans/components/loan-records-page').then((m) => m.LoanRecordsPage),
+      ),
+      page(PAGE_PATHS.loanAgreement, 'loans.titles.agreement', () =>
+        import('@/features/loans/components/loan-agreement-page').then((m) => m.LoanAgreementPage),
+      ),
       page(PAGE_PATHS.message, 'titles.message', () =>
         import('@/features/messages/components/message-page').then((m) => m.MessagePage),
       ),

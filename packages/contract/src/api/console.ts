@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZSenAmount } from './account.js';
 import { ZTaxSettings } from './tax.js';
 import { ZApplicationView, ZOpeningSettings } from './opening.js';
+import { ZLoanSettings } from './loans.js';
 import {
   ZBankAccount,
   ZBankAccountLogEntry,
@@ -232,9 +233,11 @@ export const ZSettings = z.object({
   tax: ZTaxSettings,
   /** account opening's minimum age and the suitability rules (ADR 0022) */
   opening: ZOpeningSettings,
+  /** credit loans' policy (issue 18, ADR 0028) */
+  loans: ZLoanSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax', 'opening'] as const;
+export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax', 'opening', 'loans'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

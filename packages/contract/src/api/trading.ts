@@ -226,6 +226,8 @@ export const LEDGER_ENTRY_KINDS = [
   'ipo_reserve',
   'ipo_release',
   'ipo_payment',
+  'loan_disbursement',
+  'loan_repayment',
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 /**

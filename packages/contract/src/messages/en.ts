@@ -142,6 +142,29 @@ export const en = {
     OFFERING_PRICE_NOT_CHANGEABLE:
       'The offer price is fixed once, before the draw, within the tentative range',
     OFFERING_NO_PREVIOUS_CLOSE: 'The distribution price cannot be computed: there is no previous close',
+    LOAN_NOT_FOUND: 'Loan not found',
+    LOAN_BELOW_MIN: 'The loan amount cannot be less than the minimum loan amount: {{m}}',
+    LOAN_LIMIT_INSUFFICIENT: 'Insufficient loan limit: you can borrow up to {{available}}',
+    LOAN_TOTAL_VOLUME:
+      'Total borrowing from money lenders may not exceed one third of your annual income (total-volume rule): you can borrow up to {{room}} more',
+    LOAN_OVERDUE_EXISTS: 'You have an overdue loan. Please repay it before applying for another',
+    LOAN_PENDING_EXISTS: 'You already have a loan application under review',
+    LOAN_NAME_MISMATCH: 'The applicant name must be the name on your verified identity',
+    LOAN_NOT_SUITABLE: 'Loans are not available for your account: {{rules}}',
+    LOAN_NO_PRODUCT: 'No loan product is offered for this amount at the moment',
+    LOAN_RATE_ABOVE_CAP:
+      'The rate is above the legal cap of {{cap}} a year for a principal of {{principal}} (Interest Rate Restriction Act)',
+    LOAN_LATE_RATE_ABOVE_CAP: 'The late-charge rate is above the legal cap of 20% a year',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      'This approval is outside the lending policy: the amount must be at least the minimum, at most the amount applied for, within the limit and within one third of the annual income',
+    LOAN_NOT_REPAYABLE: 'This loan has nothing to repay',
+    LOAN_REPAY_EXCEEDS: 'The amount is more than you owe: {{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: 'Repayment is a lump sum of everything owed: {{owed}}',
+    LOAN_INSUFFICIENT_CASH: 'Not enough available cash to repay: {{owed}} is needed and you have {{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED:
+      'While a loan is overdue, the amount owed ({{owed}}) cannot be withdrawn: you can withdraw up to {{available}}',
+    LOAN_ALREADY_REVIEWED: 'This loan application has already been decided',
+    LOAN_PRODUCT_NOT_FOUND: 'Loan product not found',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',
@@ -307,6 +330,9 @@ export const en = {
     ipo_reserve: 'Cash held for your {{code}} application ({{units}} units)',
     ipo_release: 'Cash released from your {{code}} application ({{units}} units)',
     ipo_payment: 'Purchase of {{code}}: {{shares}} shares at {{price}}',
+    loan_disbursement: 'Loan no. {{loan_id}} paid to your cash',
+    loan_repayment:
+      'Loan no. {{loan_id}} repaid: principal {{principal}}, interest {{interest}}, late charges {{late}}',
   } satisfies Record<LedgerEntryKind, string>,
   ledgerKinds: {
     fund_apply: 'Fund application',
@@ -331,6 +357,8 @@ export const en = {
     ipo_reserve: 'Held for an IPO or distribution',
     ipo_release: 'Released from an IPO or distribution',
     ipo_payment: 'IPO or distribution purchase',
+    loan_disbursement: 'Loan received',
+    loan_repayment: 'Loan repaid',
   } satisfies Record<LedgerEntryKind, string>,
   accounts: {
     cash: 'Available cash',
@@ -389,6 +417,15 @@ export const en = {
     'offering.delivered': '{{shares}} shares of {{code}} have been delivered to your holdings',
     'offering.cancelled':
       'The {{code}} offering was cancelled: your application is void and the cash held for it released',
+    'loan.applied': 'Loan application of {{amount}} received; it is under review',
+    'loan.disbursing': 'Loan of {{amount}} approved; it will be paid once the final approval is given',
+    'loan.disbursed': 'Loan of {{amount}} paid to your cash. Due date: {{due_on}}',
+    'loan.rejected': 'Loan application of {{amount}} was rejected: {{reason}}',
+    'loan.due_soon': 'Loan no. {{loan_id}} is due on {{due_on}}: {{amount}} to repay',
+    'loan.overdue':
+      'Loan no. {{loan_id}} is overdue (due date {{due_on}}). Please repay {{amount}}: late charges start {{grace}} days after the due date',
+    'loan.collection': 'Loan no. {{loan_id}} is {{days}} days overdue and has been passed to collection',
+    'loan.repaid': 'Loan no. {{loan_id}} fully repaid: {{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -579,6 +616,36 @@ export const en = {
   banking: {
     bankName: '{{name}} Bank',
     branchName: '{{name}} Branch',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: 'Please enter the loan amount',
+      amountWholeYen: 'Please enter a whole number of yen',
+      amountPositive: 'The loan amount must be more than zero',
+      amountMax: 'The loan amount cannot exceed 100,000,000 yen',
+      nameRequired: 'Please enter the applicant name',
+      idNumberRequired: 'Please enter your ID number',
+      addressRequired: 'Please enter your address',
+      phoneRequired: 'Please enter a valid contact number',
+      emailRequired: 'Please enter a valid email address',
+      incomeRequired: 'Please enter your annual income in yen (more than zero)',
+      otherBorrowing: 'Please enter your borrowing from other lenders in yen (0 if none)',
+      agreementRequired: 'Please read and agree to the loan agreement',
+      tooLong: 'This is too long',
+      rate: 'Enter the rate in basis points (1800 = 18.00%)',
+      productRange: 'The maximum must be at least the minimum',
+      limit: 'Enter the credit limit in yen',
+      reasonCode: 'Please choose a reason',
+    },
+    rejectReasons: {
+      income: 'Income insufficient for the amount',
+      total_volume: 'Total-volume rule (one third of annual income)',
+      identity_mismatch: 'Details do not match the verified identity',
+      credit_history: 'Credit history',
+      incomplete: 'Missing or inconsistent information',
+      other: 'Other',
+    },
   },
 } as const;
 

@@ -141,6 +141,30 @@ export const es = {
     OFFERING_PRICE_NOT_CHANGEABLE:
       'El precio de oferta se fija una sola vez, antes del sorteo y dentro de la banda provisional',
     OFFERING_NO_PREVIOUS_CLOSE: 'No se puede calcular el precio de la distribución: no hay cierre anterior',
+    LOAN_NOT_FOUND: 'Préstamo no encontrado',
+    LOAN_BELOW_MIN: 'El importe del préstamo no puede ser inferior al mínimo: {{m}}',
+    LOAN_LIMIT_INSUFFICIENT: 'Límite de préstamo insuficiente: puede pedir hasta {{available}}',
+    LOAN_TOTAL_VOLUME:
+      'El total prestado por prestamistas no puede superar un tercio de sus ingresos anuales (regla del volumen total): puede pedir hasta {{room}} más',
+    LOAN_OVERDUE_EXISTS: 'Tiene un préstamo vencido. Devuélvalo antes de solicitar otro',
+    LOAN_PENDING_EXISTS: 'Ya tiene una solicitud de préstamo en revisión',
+    LOAN_NAME_MISMATCH: 'El nombre del solicitante debe ser el de su identidad verificada',
+    LOAN_NOT_SUITABLE: 'Los préstamos no están disponibles para su cuenta: {{rules}}',
+    LOAN_NO_PRODUCT: 'Ahora mismo no se ofrece ningún producto de préstamo para este importe',
+    LOAN_RATE_ABOVE_CAP:
+      'El tipo supera el máximo legal de {{cap}} anual para un principal de {{principal}} (Ley de Limitación de Intereses)',
+    LOAN_LATE_RATE_ABOVE_CAP: 'El recargo por mora supera el máximo legal del 20 % anual',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      'Esta aprobación está fuera de la política de préstamos: el importe debe ser al menos el mínimo, como mucho el solicitado, dentro del límite y de un tercio de los ingresos anuales',
+    LOAN_NOT_REPAYABLE: 'Este préstamo no tiene nada que devolver',
+    LOAN_REPAY_EXCEEDS: 'El importe supera lo que debe: {{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: 'La devolución es de una sola vez por todo lo adeudado: {{owed}}',
+    LOAN_INSUFFICIENT_CASH:
+      'No tiene efectivo suficiente para devolver: se necesitan {{owed}} y tiene {{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED:
+      'Mientras un préstamo esté vencido, lo adeudado ({{owed}}) no se puede retirar: puede retirar hasta {{available}}',
+    LOAN_ALREADY_REVIEWED: 'Esta solicitud de préstamo ya se ha resuelto',
+    LOAN_PRODUCT_NOT_FOUND: 'Producto de préstamo no encontrado',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',
@@ -307,6 +331,9 @@ export const es = {
     ipo_reserve: 'Efectivo retenido por su solicitud de {{code}} ({{units}} lotes)',
     ipo_release: 'Efectivo liberado de su solicitud de {{code}} ({{units}} lotes)',
     ipo_payment: 'Compra de {{code}}: {{shares}} acciones a {{price}}',
+    loan_disbursement: 'Préstamo n.º {{loan_id}} abonado en su efectivo',
+    loan_repayment:
+      'Préstamo n.º {{loan_id}} devuelto: principal {{principal}}, intereses {{interest}}, recargos por mora {{late}}',
   },
   ledgerKinds: {
     fund_apply: 'Suscripción de fondo',
@@ -331,6 +358,8 @@ export const es = {
     ipo_reserve: 'Retenido por una OPV o distribución',
     ipo_release: 'Liberado de una OPV o distribución',
     ipo_payment: 'Compra en OPV o distribución',
+    loan_disbursement: 'Préstamo recibido',
+    loan_repayment: 'Préstamo devuelto',
   },
   accounts: {
     cash: 'Efectivo disponible',
@@ -391,6 +420,15 @@ export const es = {
     'offering.delivered': 'Se han depositado {{shares}} acciones de {{code}} en su cartera',
     'offering.cancelled':
       'La oferta de {{code}} se ha cancelado: su solicitud queda anulada y el efectivo retenido, liberado',
+    'loan.applied': 'Solicitud de préstamo de {{amount}} recibida; está en revisión',
+    'loan.disbursing': 'Préstamo de {{amount}} aprobado; se abonará tras la aprobación final',
+    'loan.disbursed': 'Préstamo de {{amount}} abonado en su efectivo. Vencimiento: {{due_on}}',
+    'loan.rejected': 'La solicitud de préstamo de {{amount}} fue rechazada: {{reason}}',
+    'loan.due_soon': 'El préstamo n.º {{loan_id}} vence el {{due_on}}: {{amount}} por devolver',
+    'loan.overdue':
+      'El préstamo n.º {{loan_id}} está vencido (vencimiento {{due_on}}). Devuelva {{amount}}: los recargos por mora empiezan {{grace}} días después del vencimiento',
+    'loan.collection': 'El préstamo n.º {{loan_id}} lleva {{days}} días vencido y ha pasado a recobro',
+    'loan.repaid': 'Préstamo n.º {{loan_id}} devuelto por completo: {{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -581,5 +619,35 @@ export const es = {
   banking: {
     bankName: 'Banco {{name}}',
     branchName: 'Sucursal {{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: 'Introduzca el importe del préstamo',
+      amountWholeYen: 'Introduzca un número entero de yenes',
+      amountPositive: 'El importe del préstamo debe ser mayor que cero',
+      amountMax: 'El importe del préstamo no puede superar 100.000.000 yenes',
+      nameRequired: 'Introduzca el nombre del solicitante',
+      idNumberRequired: 'Introduzca su número de documento',
+      addressRequired: 'Introduzca su dirección',
+      phoneRequired: 'Introduzca un teléfono de contacto válido',
+      emailRequired: 'Introduzca un correo electrónico válido',
+      incomeRequired: 'Introduzca sus ingresos anuales en yenes (más de cero)',
+      otherBorrowing: 'Introduzca lo que debe a otros prestamistas en yenes (0 si nada)',
+      agreementRequired: 'Lea y acepte el contrato de préstamo',
+      tooLong: 'Es demasiado largo',
+      rate: 'Introduzca el tipo en puntos básicos (1800 = 18,00 %)',
+      productRange: 'El máximo debe ser al menos el mínimo',
+      limit: 'Introduzca el límite en yenes',
+      reasonCode: 'Elija un motivo',
+    },
+    rejectReasons: {
+      income: 'Ingresos insuficientes para el importe',
+      total_volume: 'Regla del volumen total (un tercio de los ingresos anuales)',
+      identity_mismatch: 'Los datos no coinciden con la identidad verificada',
+      credit_history: 'Historial crediticio',
+      incomplete: 'Información incompleta o incoherente',
+      other: 'Otro',
+    },
   },
 } as const satisfies Messages;

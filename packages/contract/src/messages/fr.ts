@@ -146,6 +146,30 @@ export const fr = {
     OFFERING_PRICE_NOT_CHANGEABLE:
       'Le prix d’offre se fixe une seule fois, avant le tirage, dans la fourchette indicative',
     OFFERING_NO_PREVIOUS_CLOSE: 'Impossible de calculer le prix du placement : aucune clôture précédente',
+    LOAN_NOT_FOUND: 'Prêt introuvable',
+    LOAN_BELOW_MIN: 'Le montant du prêt ne peut pas être inférieur au minimum : {{m}}',
+    LOAN_LIMIT_INSUFFICIENT: 'Plafond de prêt insuffisant : vous pouvez emprunter jusqu’à {{available}}',
+    LOAN_TOTAL_VOLUME:
+      'Le total emprunté auprès de prêteurs ne peut pas dépasser un tiers de vos revenus annuels (règle du volume total) : vous pouvez encore emprunter {{room}}',
+    LOAN_OVERDUE_EXISTS: 'Vous avez un prêt en retard. Remboursez-le avant d’en demander un autre',
+    LOAN_PENDING_EXISTS: 'Vous avez déjà une demande de prêt en cours d’examen',
+    LOAN_NAME_MISMATCH: 'Le nom du demandeur doit être celui de votre identité vérifiée',
+    LOAN_NOT_SUITABLE: 'Les prêts ne sont pas disponibles pour votre compte : {{rules}}',
+    LOAN_NO_PRODUCT: 'Aucun produit de prêt n’est proposé pour ce montant pour le moment',
+    LOAN_RATE_ABOVE_CAP:
+      'Le taux dépasse le plafond légal de {{cap}} par an pour un capital de {{principal}} (loi de limitation des taux d’intérêt)',
+    LOAN_LATE_RATE_ABOVE_CAP: 'Le taux des pénalités de retard dépasse le plafond légal de 20 % par an',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      'Cette approbation sort de la politique de prêt : le montant doit être au moins le minimum, au plus le montant demandé, dans le plafond et dans un tiers des revenus annuels',
+    LOAN_NOT_REPAYABLE: 'Ce prêt n’a rien à rembourser',
+    LOAN_REPAY_EXCEEDS: 'Le montant dépasse ce que vous devez : {{owed}}',
+    LOAN_PARTIAL_NOT_ALLOWED: 'Le remboursement se fait en une fois pour tout ce qui est dû : {{owed}}',
+    LOAN_INSUFFICIENT_CASH:
+      'Liquidités insuffisantes pour rembourser : il faut {{owed}} et vous avez {{cash}}',
+    LOAN_WITHDRAWAL_BLOCKED:
+      'Tant qu’un prêt est en retard, la somme due ({{owed}}) ne peut pas être retirée : vous pouvez retirer jusqu’à {{available}}',
+    LOAN_ALREADY_REVIEWED: 'Cette demande de prêt a déjà été traitée',
+    LOAN_PRODUCT_NOT_FOUND: 'Produit de prêt introuvable',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',
@@ -313,6 +337,9 @@ export const fr = {
     ipo_reserve: 'Espèces bloquées pour votre demande {{code}} ({{units}} lots)',
     ipo_release: 'Espèces débloquées de votre demande {{code}} ({{units}} lots)',
     ipo_payment: 'Achat de {{code}} : {{shares}} actions à {{price}}',
+    loan_disbursement: 'Prêt n° {{loan_id}} versé sur vos liquidités',
+    loan_repayment:
+      'Prêt n° {{loan_id}} remboursé : capital {{principal}}, intérêts {{interest}}, pénalités de retard {{late}}',
   },
   ledgerKinds: {
     fund_apply: 'Souscription de fonds',
@@ -337,6 +364,8 @@ export const fr = {
     ipo_reserve: 'Bloqué pour une IPO ou un placement',
     ipo_release: 'Débloqué d’une IPO ou d’un placement',
     ipo_payment: 'Achat en IPO ou placement',
+    loan_disbursement: 'Prêt reçu',
+    loan_repayment: 'Prêt remboursé',
   },
   accounts: {
     cash: 'Liquidités disponibles',
@@ -400,6 +429,15 @@ export const fr = {
     'offering.delivered': '{{shares}} actions {{code}} ont été livrées sur votre compte-titres',
     'offering.cancelled':
       'L’offre {{code}} a été annulée : votre demande est caduque et les espèces bloquées débloquées',
+    'loan.applied': 'Demande de prêt de {{amount}} reçue ; elle est en cours d’examen',
+    'loan.disbursing': 'Prêt de {{amount}} approuvé ; il sera versé après l’approbation finale',
+    'loan.disbursed': 'Prêt de {{amount}} versé sur vos liquidités. Échéance : {{due_on}}',
+    'loan.rejected': 'La demande de prêt de {{amount}} a été refusée : {{reason}}',
+    'loan.due_soon': 'Le prêt n° {{loan_id}} arrive à échéance le {{due_on}} : {{amount}} à rembourser',
+    'loan.overdue':
+      'Le prêt n° {{loan_id}} est en retard (échéance {{due_on}}). Remboursez {{amount}} : les pénalités de retard commencent {{grace}} jours après l’échéance',
+    'loan.collection': 'Le prêt n° {{loan_id}} a {{days}} jours de retard et a été transmis au recouvrement',
+    'loan.repaid': 'Prêt n° {{loan_id}} entièrement remboursé : {{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -590,5 +628,35 @@ export const fr = {
   banking: {
     bankName: 'Banque {{name}}',
     branchName: 'Agence {{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: 'Saisissez le montant du prêt',
+      amountWholeYen: 'Saisissez un nombre entier de yens',
+      amountPositive: 'Le montant du prêt doit être supérieur à zéro',
+      amountMax: 'Le montant du prêt ne peut pas dépasser 100 000 000 yens',
+      nameRequired: 'Saisissez le nom du demandeur',
+      idNumberRequired: 'Saisissez votre numéro de pièce d’identité',
+      addressRequired: 'Saisissez votre adresse',
+      phoneRequired: 'Saisissez un numéro de téléphone valide',
+      emailRequired: 'Saisissez une adresse e-mail valide',
+      incomeRequired: 'Saisissez vos revenus annuels en yens (plus de zéro)',
+      otherBorrowing: 'Saisissez vos emprunts auprès d’autres prêteurs en yens (0 si aucun)',
+      agreementRequired: 'Veuillez lire et accepter le contrat de prêt',
+      tooLong: 'C’est trop long',
+      rate: 'Saisissez le taux en points de base (1800 = 18,00 %)',
+      productRange: 'Le maximum doit être au moins égal au minimum',
+      limit: 'Saisissez le plafond en yens',
+      reasonCode: 'Choisissez un motif',
+    },
+    rejectReasons: {
+      income: 'Revenus insuffisants pour le montant',
+      total_volume: 'Règle du volume total (un tiers des revenus annuels)',
+      identity_mismatch: 'Les informations ne correspondent pas à l’identité vérifiée',
+      credit_history: 'Historique de crédit',
+      incomplete: 'Informations manquantes ou incohérentes',
+      other: 'Autre',
+    },
   },
 } as const satisfies Messages;

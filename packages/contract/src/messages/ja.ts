@@ -132,6 +132,28 @@ export const ja = {
     OFFERING_TERMS_INVALID: '募集条件に誤りがあります：{{detail}}',
     OFFERING_PRICE_NOT_CHANGEABLE: '公開価格は抽選前に一度だけ、仮条件の範囲内で決定できます',
     OFFERING_NO_PREVIOUS_CLOSE: '前日終値が取得できないため、分売価格を計算できません',
+    LOAN_NOT_FOUND: 'ご融資が見つかりません',
+    LOAN_BELOW_MIN: 'お借入金額は最低お借入額{{m}}以上でご入力ください',
+    LOAN_LIMIT_INSUFFICIENT: 'ご利用可能額が不足しています（お借入可能額：{{available}}）',
+    LOAN_TOTAL_VOLUME:
+      '総量規制により、貸金業者からのお借入総額は年収の3分の1までです（追加でお借入可能な額：{{room}}）',
+    LOAN_OVERDUE_EXISTS: '延滞中のご融資があります。ご返済後にお申し込みください',
+    LOAN_PENDING_EXISTS: '審査中のお申し込みがあります',
+    LOAN_NAME_MISMATCH: 'お申込者名は本人確認済みのお名前と同じにしてください',
+    LOAN_NOT_SUITABLE: 'お客様の口座ではご融資をご利用いただけません：{{rules}}',
+    LOAN_NO_PRODUCT: '現在、この金額でお申し込みいただける商品はありません',
+    LOAN_RATE_ABOVE_CAP: '元本{{principal}}に対する法定上限金利（年{{cap}}、利息制限法）を超えています',
+    LOAN_LATE_RATE_ABOVE_CAP: '遅延損害金の利率が法定上限（年20%）を超えています',
+    LOAN_APPROVAL_OUT_OF_POLICY:
+      '融資基準の範囲外です：ご融資額は最低額以上、お申込額以下、ご利用限度額以内かつ年収の3分の1以内としてください',
+    LOAN_NOT_REPAYABLE: 'このご融資にご返済いただく金額はありません',
+    LOAN_REPAY_EXCEEDS: 'ご返済額がご返済残高を超えています（ご返済残高：{{owed}}）',
+    LOAN_PARTIAL_NOT_ALLOWED: 'ご返済は残高の一括返済のみです（ご返済残高：{{owed}}）',
+    LOAN_INSUFFICIENT_CASH: 'ご返済に必要な買付余力が不足しています（必要額：{{owed}}、現在：{{cash}}）',
+    LOAN_WITHDRAWAL_BLOCKED:
+      '延滞中のご融資があるため、ご返済額（{{owed}}）は出金できません（出金可能額：{{available}}）',
+    LOAN_ALREADY_REVIEWED: 'このお申し込みはすでに審査済みです',
+    LOAN_PRODUCT_NOT_FOUND: '融資商品が見つかりません',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',
@@ -292,6 +314,9 @@ export const ja = {
     ipo_reserve: '{{code}}の申込による拘束（{{units}}単元）',
     ipo_release: '{{code}}の申込による拘束の解除（{{units}}単元）',
     ipo_payment: '{{code}}の購入代金（{{shares}}株×{{price}}）',
+    loan_disbursement: 'ご融資（No.{{loan_id}}）のお振込み',
+    loan_repayment:
+      'ご融資（No.{{loan_id}}）のご返済：元金{{principal}}、利息{{interest}}、遅延損害金{{late}}',
   },
   ledgerKinds: {
     fund_apply: '投信購入申込',
@@ -316,6 +341,8 @@ export const ja = {
     ipo_reserve: 'IPO・分売の申込拘束',
     ipo_release: 'IPO・分売の拘束解除',
     ipo_payment: 'IPO・分売の購入代金',
+    loan_disbursement: 'ご融資',
+    loan_repayment: 'ご返済',
   },
   accounts: {
     cash: '預り金（利用可能）',
@@ -368,6 +395,15 @@ export const ja = {
     'offering.lapsed': '{{code}}は購入期限までに購入意思表示がなかったため、当選が失効しました',
     'offering.delivered': '{{code}}の株式{{shares}}株がお預り証券に入庫されました',
     'offering.cancelled': '{{code}}の募集が中止されたため、お申込みは取り消され資金の拘束は解除されました',
+    'loan.applied': '{{amount}}のご融資のお申し込みを受け付けました。審査中です',
+    'loan.disbursing': '{{amount}}のご融資を承認しました。最終承認後にお振込みします',
+    'loan.disbursed': '{{amount}}のご融資をお預り金に入金しました。ご返済期日：{{due_on}}',
+    'loan.rejected': '{{amount}}のご融資のお申し込みは承認されませんでした：{{reason}}',
+    'loan.due_soon': 'ご融資（No.{{loan_id}}）のご返済期日は{{due_on}}です。ご返済額：{{amount}}',
+    'loan.overdue':
+      'ご融資（No.{{loan_id}}）がご返済期日（{{due_on}}）を過ぎています。{{amount}}をご返済ください。期日の{{grace}}日後から遅延損害金が発生します',
+    'loan.collection': 'ご融資（No.{{loan_id}}）は延滞{{days}}日となり、回収手続きに移行しました',
+    'loan.repaid': 'ご融資（No.{{loan_id}}）のご返済が完了しました：{{amount}}',
   },
   /** issue 23's tax accounts (ADR 0021): account names in sentences, report line types, the report CSV's headers */
   tax: {
@@ -558,5 +594,35 @@ export const ja = {
   banking: {
     bankName: '{{name}}',
     branchName: '{{name}}',
+  },
+  /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
+  loans: {
+    validation: {
+      amountRequired: 'お借入金額を入力してください',
+      amountWholeYen: '金額は1円単位の整数で入力してください',
+      amountPositive: 'お借入金額は0円より大きい金額を入力してください',
+      amountMax: 'お借入金額は1億円以下で入力してください',
+      nameRequired: 'お申込者名を入力してください',
+      idNumberRequired: '本人確認書類の番号を入力してください',
+      addressRequired: 'ご住所を入力してください',
+      phoneRequired: '正しい電話番号を入力してください',
+      emailRequired: '正しいメールアドレスを入力してください',
+      incomeRequired: '年収を円で入力してください（0円より大きい金額）',
+      otherBorrowing: '他社お借入額を円で入力してください（ない場合は0）',
+      agreementRequired: 'ローン契約書をお読みのうえ、同意してください',
+      tooLong: '入力が長すぎます',
+      rate: '金利はベーシスポイントで入力してください（1800＝18.00%）',
+      productRange: '上限額は下限額以上にしてください',
+      limit: 'ご利用限度額を円で入力してください',
+      reasonCode: '理由を選択してください',
+    },
+    rejectReasons: {
+      income: 'ご年収に対してお借入額が過大',
+      total_volume: '総量規制（年収の3分の1）',
+      identity_mismatch: '本人確認情報と一致しない',
+      credit_history: '信用情報',
+      incomplete: '記載内容の不備・不整合',
+      other: 'その他',
+    },
   },
 } as const satisfies Messages;

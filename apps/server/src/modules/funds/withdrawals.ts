@@ -20,6 +20,7 @@ import type { BankAccountRow } from '../banking/banking.js';
 import { requireVerified } from '../identity/identity.js';
 import { postEntry, userBalances } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
+import { requireWithdrawableWithLoans } from '../loans/loans.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -91,6 +92,8 @@ export async function fileWithdrawal(
     throw new AppError('WITHDRAWAL_EXCEEDS_AVAILABLE', { available: formatYen(cash, deps.locale) });
   }
   const now = deps.clock.now();
+  // Issue 18 (ADR 0028): while a loan is overdue, the cash it owes cannot be withdrawn.
+  await requireWithdrawableWithLoans(tx, userId, amount, cash, now, deps.locale);
   const holdEntryId = await postEntry(tx, {
     kind: 'withdrawal_hold',
     memo: `Withdrawal to ${account.bankName} ${maskTail(account.accountNumber, 3)}`,

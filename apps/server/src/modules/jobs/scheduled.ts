@@ -3,6 +3,7 @@ import { offeringJob } from '../ipo/job.js';
 import type { Outbox, TradingDeps } from '../trading/orders.js';
 import { productsNavJob } from '../products/nav-job.js';
 import { dividendsJob } from '../dividends/dividends.js';
+import { loanAccrualJob } from '../loans/accrual.js';
 
 /**
  * A job the leader process runs on every matcher pass (modules/trading/matcher.ts): it looks at the clock,
@@ -19,7 +20,7 @@ export interface ScheduledJob {
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
  */
-export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob, loanAccrualJob];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
 export async function runScheduledJobs(

@@ -25,6 +25,10 @@ export const HOUSE_ACCOUNT_KINDS = [
   'tax_withholding_local',
   'fund_custody',
   'dividend_clearing',
+  // issue 18 (ADR 0028): principal lent out (the receivable), interest earned, late charges earned
+  'loan_book',
+  'loan_interest',
+  'loan_late_charges',
 ] as const;
 export type HouseAccountKind = (typeof HOUSE_ACCOUNT_KINDS)[number];
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
+  DEFAULT_LOAN_SETTINGS,
   DEFAULT_OPENING_SETTINGS,
   DEFAULT_TAX_SETTINGS,
   DEFAULT_WITHDRAWAL_WINDOWS,
@@ -41,6 +42,7 @@ export function defaultSettings(config: Config): TSettings {
     customer_service: [],
     tax: { ...DEFAULT_TAX_SETTINGS },
     opening: { ...DEFAULT_OPENING_SETTINGS },
+    loans: { ...DEFAULT_LOAN_SETTINGS },
   };
 }
 

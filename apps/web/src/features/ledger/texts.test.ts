@@ -101,6 +101,8 @@ describe('transaction log texts', () => {
     withdrawal_hold: { amount: 4_000_000, bank: 'みずほ銀行', account: '••••567' },
     withdrawal_paid: { withdrawal_id: 12, amount: 4_000_000 },
     withdrawal_release: { withdrawal_id: 12, amount: 4_000_000 },
+    loan_disbursement: { loan_id: 7, amount: 10_000_000 },
+    loan_repayment: { loan_id: 7, amount: 10_049_300, principal: 10_000_000, interest: 49_300, late: 0 },
     tax_withheld: {
       year: 2026,
       gain: 10_000_000,

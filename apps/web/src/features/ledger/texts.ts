@@ -59,6 +59,9 @@ export const STATE_OF_KIND: Record<LedgerEntryKind, MovementState | null> = {
   ipo_reserve: 'pending',
   ipo_release: 'cancelled',
   ipo_payment: 'executed',
+  // issue 18: a loan's one movement (ref loan:<id>): received, then its repayment (its net is the interest)
+  loan_disbursement: 'received',
+  loan_repayment: null,
 };
 
 /** The business object a movement is, by its first entry's kind: how its title and first amount read. */
@@ -86,6 +89,8 @@ const FAMILY_OF_KIND: Record<LedgerEntryKind, MovementFamily> = {
   ipo_reserve: 'other',
   ipo_release: 'other',
   ipo_payment: 'other',
+  loan_disbursement: 'other',
+  loan_repayment: 'other',
 };
 
 export function movementFamily(m: Pick<TLedgerMovement, 'kind'>): MovementFamily {

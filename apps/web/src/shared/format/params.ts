@@ -26,12 +26,16 @@ const MONEY_PARAMS = new Set([
   'proceeds',
   'gross',
   'net',
+  // a loan's repayment (issue 18)
+  'principal',
+  'interest',
+  'late',
 ]);
 /** Per-unit amounts in sen that may have sen: a dividend per share, a fund's NAV. */
 const PRICE_PARAMS = new Set(['per_share', 'nav']);
 const TIME_PARAMS = new Set(['process_after', 'deadline', 'until']);
 /** Params that are calendar days (YYYY-MM-DD). */
-const DATE_PARAMS = new Set(['transfer_date', 'nav_date']);
+const DATE_PARAMS = new Set(['transfer_date', 'nav_date', 'due_on']);
 
 /**
  * A catalogue text's params (a message's, a ledger memo's) as the reader reads them: amounts as money,
