@@ -58,6 +58,8 @@ import { reviewRoutes } from './modules/funds/review-routes.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
+import { newsConsoleRoutes, newsRoutes } from './modules/news/routes.js';
+import { supportConsoleRoutes, supportRoutes } from './modules/support/routes.js';
 
 /** Everything a route needs, built once per app (and per test). */
 export interface AppContext {
@@ -333,6 +335,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(adminRoutes, { prefix: '/console' });
       await api.register(lookupRoutes, { prefix: '/console' });
       await api.register(openingConsoleRoutes, { prefix: '/console' });
+      await api.register(newsRoutes);
+      await api.register(newsConsoleRoutes, { prefix: '/console' });
+      await api.register(supportRoutes);
+      await api.register(supportConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

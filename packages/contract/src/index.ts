@@ -20,3 +20,4 @@ export * from './api/banking.js';
 export * from './api/console.js';
 export * from './ticks.js';
 export * from './trading-math.js';
+export * from './api/news.js';

@@ -54,6 +54,7 @@ export const en = {
   },
   roles: {
     reviewer: 'Reviewer',
+    editor: 'Editor',
     administrator: 'Administrator',
   },
   login: {

@@ -51,6 +51,7 @@ export const es = {
   },
   roles: {
     reviewer: 'Revisor',
+    editor: 'Editor',
     administrator: 'Administrador',
   },
   login: {

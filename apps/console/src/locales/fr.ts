@@ -51,6 +51,7 @@ export const fr = {
   },
   roles: {
     reviewer: 'Contrôleur',
+    editor: 'Rédacteur',
     administrator: 'Administrateur',
   },
   login: {

@@ -51,6 +51,7 @@ export const ja = {
   },
   roles: {
     reviewer: '審査担当',
+    editor: '編集担当',
     administrator: '管理者',
   },
   login: {

@@ -51,6 +51,7 @@ export const zhHans = {
   },
   roles: {
     reviewer: '审核员',
+    editor: '编辑',
     administrator: '管理员',
   },
   login: {

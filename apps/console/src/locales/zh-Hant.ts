@@ -51,6 +51,7 @@ export const zhHant = {
   },
   roles: {
     reviewer: '審核員',
+    editor: '編輯',
     administrator: '管理員',
   },
   login: {

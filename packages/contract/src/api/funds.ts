@@ -11,7 +11,14 @@ import { YUCHO_BANK_CODE, ZAccountType, ZYuchoNumber } from './banking.js';
 
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export const UPLOAD_PURPOSES = ['identity_front', 'identity_back', 'bank_account', 'deposit_proof'] as const;
+export const UPLOAD_PURPOSES = [
+  'identity_front',
+  'identity_back',
+  'bank_account',
+  'deposit_proof',
+  /** an image attached to a support conversation (ADR 0029) */
+  'support',
+] as const;
 export const ZUploadPurpose = z.enum(UPLOAD_PURPOSES, { error: 'validation.uploadPurpose' });
 export type TUploadPurpose = z.infer<typeof ZUploadPurpose>;
 

@@ -107,6 +107,17 @@ export const en = {
     OPERATOR_SELF_DEACTIVATE: 'You cannot deactivate your own account',
     OPERATOR_LAST_ADMIN: 'The last active administrator cannot be deactivated',
     USER_NOT_FOUND: 'No such user',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'Article not found',
+    ARTICLE_RETRACTED: 'This article has been retracted and can no longer be changed',
+    FEED_NOT_FOUND: 'Feed not found',
+    SUPPORT_NOT_FOUND: 'Conversation not found',
+    SUPPORT_TOO_FAST: 'You are sending messages too quickly. Please wait a moment',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'Not sent: staff messages may not contain a bank account number. Our staff never ask customers to deposit to an account given in a chat',
+    SUPPORT_BLOCKED_PASSWORD:
+      'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
+    SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
   },
   validation: {
     accountRequired: 'Account cannot be empty',
@@ -216,6 +227,8 @@ export const en = {
     windowOrder: 'The end must be after the start',
     httpsUrl: 'The address must start with https://',
     taxYear: 'Choose a year such as 2026',
+    duplicateLocale: 'Each language may have one version only',
+    supportEmpty: 'Write a message or attach an image',
   },
   statement: {
     seq: 'No.',
@@ -273,6 +286,7 @@ export const en = {
     withdrawing: 'Withdrawals in progress',
   } satisfies Record<LedgerAccount, string>,
   messageKinds: {
+    'support.reply': 'Customer service has answered your message',
     'order.placed': 'Order {{order_no}} accepted: {{code}}, {{quantity}} shares',
     'order.filled': 'Order {{order_no}} filled: {{code}}, {{quantity}} shares at {{price}}',
     'order.cancelled': 'Order {{order_no}} ({{code}}) was cancelled',

@@ -105,6 +105,17 @@ export const es = {
     OPERATOR_SELF_DEACTIVATE: 'No puede desactivar su propia cuenta',
     OPERATOR_LAST_ADMIN: 'No se puede desactivar al último administrador activo',
     USER_NOT_FOUND: 'Usuario no encontrado',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'No se ha encontrado el artículo',
+    ARTICLE_RETRACTED: 'Este artículo se ha retirado y ya no se puede modificar',
+    FEED_NOT_FOUND: 'No se ha encontrado la fuente',
+    SUPPORT_NOT_FOUND: 'No se ha encontrado la conversación',
+    SUPPORT_TOO_FAST: 'Está enviando mensajes demasiado rápido. Espere un momento',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'No enviado: los mensajes del personal no pueden contener un número de cuenta bancaria. Nuestro personal nunca pide ingresos en una cuenta indicada en un chat',
+    SUPPORT_BLOCKED_PASSWORD:
+      'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
+    SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
   },
   validation: {
     accountRequired: 'La cuenta no puede estar vacía',
@@ -214,6 +225,8 @@ export const es = {
     windowOrder: 'El fin debe ser posterior al inicio',
     httpsUrl: 'La dirección debe empezar por https://',
     taxYear: 'Indique un año, por ejemplo 2026',
+    duplicateLocale: 'Cada idioma solo puede tener una versión',
+    supportEmpty: 'Escriba un mensaje o adjunte una imagen',
   },
   statement: {
     seq: 'N.º',
@@ -271,6 +284,7 @@ export const es = {
     withdrawing: 'Retiros en curso',
   },
   messageKinds: {
+    'support.reply': 'Atención al cliente ha respondido a su mensaje',
     'order.placed': 'Orden {{order_no}} aceptada: {{code}}, {{quantity}} acciones',
     'order.filled': 'Orden {{order_no}} ejecutada: {{code}}, {{quantity}} acciones a {{price}}',
     'order.cancelled': 'La orden {{order_no}} ({{code}}) fue cancelada',

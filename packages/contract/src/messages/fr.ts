@@ -108,6 +108,17 @@ export const fr = {
     OPERATOR_SELF_DEACTIVATE: 'Vous ne pouvez pas désactiver votre propre compte',
     OPERATOR_LAST_ADMIN: 'Le dernier administrateur actif ne peut pas être désactivé',
     USER_NOT_FOUND: 'Utilisateur introuvable',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'Article introuvable',
+    ARTICLE_RETRACTED: 'Cet article a été retiré et ne peut plus être modifié',
+    FEED_NOT_FOUND: 'Flux introuvable',
+    SUPPORT_NOT_FOUND: 'Conversation introuvable',
+    SUPPORT_TOO_FAST: 'Vous envoyez des messages trop rapidement. Veuillez patienter un instant',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'Non envoyé : les messages du personnel ne peuvent pas contenir de numéro de compte bancaire. Notre personnel ne demande jamais de virement vers un compte donné dans une conversation',
+    SUPPORT_BLOCKED_PASSWORD:
+      'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
+    SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
   },
   validation: {
     accountRequired: 'Le compte ne peut pas être vide',
@@ -218,6 +229,8 @@ export const fr = {
     windowOrder: 'La fin doit être après le début',
     httpsUrl: 'L’adresse doit commencer par https://',
     taxYear: 'Indiquez une année, par exemple 2026',
+    duplicateLocale: 'Chaque langue ne peut avoir qu’une seule version',
+    supportEmpty: 'Écrivez un message ou joignez une image',
   },
   statement: {
     seq: 'N°',
@@ -275,6 +288,7 @@ export const fr = {
     withdrawing: 'Retraits en cours',
   },
   messageKinds: {
+    'support.reply': 'Le service client a répondu à votre message',
     'order.placed': 'Ordre {{order_no}} accepté : {{code}}, {{quantity}} actions',
     'order.filled': 'Ordre {{order_no}} exécuté : {{code}}, {{quantity}} actions à {{price}}',
     'order.cancelled': 'L’ordre {{order_no}} ({{code}}) a été annulé',

@@ -101,6 +101,17 @@ export const ja = {
     OPERATOR_SELF_DEACTIVATE: 'ご自身のアカウントは無効にできません',
     OPERATOR_LAST_ADMIN: '最後の有効な管理者は無効にできません',
     USER_NOT_FOUND: '該当するユーザーが見つかりません',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '記事が見つかりません',
+    ARTICLE_RETRACTED: 'この記事は取り下げ済みのため変更できません',
+    FEED_NOT_FOUND: 'フィードが見つかりません',
+    SUPPORT_NOT_FOUND: 'お問い合わせが見つかりません',
+    SUPPORT_TOO_FAST: '送信の間隔が短すぎます。しばらくしてから再度お試しください',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '送信できません：スタッフのメッセージに口座番号を含めることはできません。当社がチャットで指定した口座への入金をお願いすることはありません',
+    SUPPORT_BLOCKED_PASSWORD:
+      '送信できません：スタッフがパスワードや暗証番号を尋ねることはできません。当社がこれらをお尋ねすることはありません',
+    SUPPORT_BLOCKED_LINK: '送信できません：リンク先 {{host}} は許可されたアドレスではありません',
   },
   validation: {
     accountRequired: 'アカウントを入力してください',
@@ -209,6 +220,8 @@ export const ja = {
     windowOrder: '終了時刻は開始時刻より後にしてください',
     httpsUrl: 'アドレスはhttps://で始めてください',
     taxYear: '年は2026のように指定してください',
+    duplicateLocale: '同じ言語の版は1つまでです',
+    supportEmpty: 'メッセージを入力するか画像を添付してください',
   },
   statement: {
     seq: '番号',
@@ -265,6 +278,7 @@ export const ja = {
     withdrawing: '出金手続中',
   },
   messageKinds: {
+    'support.reply': 'お問い合わせに回答がありました',
     'order.placed': '注文{{order_no}}を受け付けました：{{code}} {{quantity}}株',
     'order.filled': '注文{{order_no}}が約定しました：{{code}} {{quantity}}株 @ {{price}}',
     'order.cancelled': '注文{{order_no}}（{{code}}）を取り消しました',

@@ -92,6 +92,16 @@ export const zhHans = {
     OPERATOR_SELF_DEACTIVATE: '不能停用自己的账户',
     OPERATOR_LAST_ADMIN: '不能停用最后一个有效的管理员',
     USER_NOT_FOUND: '未找到该用户',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '未找到该文章',
+    ARTICLE_RETRACTED: '该文章已撤回，无法再修改',
+    FEED_NOT_FOUND: '未找到该订阅源',
+    SUPPORT_NOT_FOUND: '未找到该咨询',
+    SUPPORT_TOO_FAST: '发送过于频繁，请稍后再试',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '未发送：客服消息不得包含银行账号。我们的工作人员绝不会要求客户向聊天中提供的账户汇款',
+    SUPPORT_BLOCKED_PASSWORD: '未发送：客服消息不得索要密码。我们的工作人员绝不会索要密码',
+    SUPPORT_BLOCKED_LINK: '未发送：链接 {{host}} 不在允许发送的地址列表中',
   },
   validation: {
     accountRequired: '账号不能为空',
@@ -200,6 +210,8 @@ export const zhHans = {
     windowOrder: '结束时间必须晚于开始时间',
     httpsUrl: '地址必须以 https:// 开头',
     taxYear: '请指定年份，例如 2026',
+    duplicateLocale: '每种语言只能有一个版本',
+    supportEmpty: '请输入消息或附加图片',
   },
   statement: {
     seq: '序号',
@@ -256,6 +268,7 @@ export const zhHans = {
     withdrawing: '提现处理中',
   },
   messageKinds: {
+    'support.reply': '客服已回复您的咨询',
     'order.placed': '委托 {{order_no}} 已受理：{{code}}，{{quantity}} 股',
     'order.filled': '委托 {{order_no}} 已成交：{{code}}，{{quantity}} 股，成交价 {{price}}',
     'order.cancelled': '委托 {{order_no}}（{{code}}）已撤销',

@@ -92,6 +92,16 @@ export const zhHant = {
     OPERATOR_SELF_DEACTIVATE: '無法停用自己的帳戶',
     OPERATOR_LAST_ADMIN: '無法停用最後一位有效的管理員',
     USER_NOT_FOUND: '找不到該使用者',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '找不到該文章',
+    ARTICLE_RETRACTED: '該文章已撤回，無法再修改',
+    FEED_NOT_FOUND: '找不到該訂閱來源',
+    SUPPORT_NOT_FOUND: '找不到該諮詢',
+    SUPPORT_TOO_FAST: '傳送過於頻繁，請稍後再試',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '未傳送：客服訊息不得包含銀行帳號。我們的工作人員絕不會要求客戶匯款至聊天中提供的帳戶',
+    SUPPORT_BLOCKED_PASSWORD: '未傳送：客服訊息不得索取密碼。我們的工作人員絕不會索取密碼',
+    SUPPORT_BLOCKED_LINK: '未傳送：連結 {{host}} 不在允許傳送的位址清單中',
   },
   validation: {
     accountRequired: '帳號不可空白',
@@ -200,6 +210,8 @@ export const zhHant = {
     windowOrder: '結束時間必須晚於開始時間',
     httpsUrl: '網址必須以 https:// 開頭',
     taxYear: '請指定年份，例如 2026',
+    duplicateLocale: '每種語言只能有一個版本',
+    supportEmpty: '請輸入訊息或附加圖片',
   },
   statement: {
     seq: '序號',
@@ -256,6 +268,7 @@ export const zhHant = {
     withdrawing: '提領處理中',
   },
   messageKinds: {
+    'support.reply': '客服已回覆您的諮詢',
     'order.placed': '委託 {{order_no}} 已受理：{{code}}，{{quantity}} 股',
     'order.filled': '委託 {{order_no}} 已成交：{{code}}，{{quantity}} 股，成交價 {{price}}',
     'order.cancelled': '委託 {{order_no}}（{{code}}）已取消',

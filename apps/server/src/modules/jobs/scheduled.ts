@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Outbox, TradingDeps } from '../trading/orders.js';
+import { feedPollJob } from '../news/feed-job.js';
 
 /**
  * A job the leader process runs on every matcher pass (modules/trading/matcher.ts): it looks at the clock,
@@ -16,7 +17,7 @@ export interface ScheduledJob {
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
  */
-export const SCHEDULED_JOBS: ScheduledJob[] = [];
+export const SCHEDULED_JOBS: ScheduledJob[] = [feedPollJob];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
 export async function runScheduledJobs(
