@@ -11,6 +11,7 @@ import { pngBytes } from './lib/images.js';
 import type { FeeSchedule } from '@kabuto/contract';
 import type { MarketDataProvider } from './market/provider.js';
 import { seedDemoTaxHistory } from './seed-tax.js';
+import { seedDemoNews } from './seed-news.js';
 import { encryptMyNumber } from './modules/opening/my-number.js';
 import { openBrokerageAccount } from './modules/opening/brokerage.js';
 import type { TApplicationProfile } from '@kabuto/contract';
@@ -64,6 +65,7 @@ export async function seedDemo(
   const [demo] = await db.select({ id: users.id }).from(users).where(eq(users.phone, DEMO.phone)).limit(1);
   if (demo) await seedDemoIdentity(db, clock, store, demo.id, myNumberKey);
   if (demo && trading) await seedDemoTaxHistory(db, demo.id, trading);
+  await seedDemoNews(db, clock);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

@@ -322,11 +322,13 @@ export const ZMarkRead = z.union([
 
 export const ZServiceChannel = z.object({
   name: z.string().min(1).max(40),
-  /** a messaging-app link (https: or line: and the like) */
+  /** a messaging-app link (https: or line:), an e-mail address (mailto:) or a phone number (tel:) */
   url: z
     .string()
     .max(300)
-    .regex(/^(https:\/\/|line:\/\/)/, { error: 'validation.channelUrl' }),
+    .regex(/^(https:\/\/|line:\/\/|mailto:[^\s@]+@[^\s@]+$|tel:\+?[0-9-]{6,20}$)/, {
+      error: 'validation.channelUrl',
+    }),
   hours: z.string().max(80).optional(),
 });
 export type TServiceChannel = z.infer<typeof ZServiceChannel>;

@@ -218,7 +218,7 @@ export const en = {
     amountTooBig: 'The amount is too large',
     transferDateRequired: 'Please enter the transfer date',
     bankAccountRequired: 'Please select a bank account',
-    channelUrl: 'The link must start with https:// or line://',
+    channelUrl: 'The link must start with https://, line://, mailto: or tel:',
     reasonRequired: 'Please give a reason',
     reasonLength: 'The reason is too long (500 characters at most)',
     operatorPasswordLength: 'The password must be at least 12 characters',

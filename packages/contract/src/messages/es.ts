@@ -216,7 +216,7 @@ export const es = {
     amountTooBig: 'El importe es demasiado grande',
     transferDateRequired: 'Introduzca la fecha de la transferencia',
     bankAccountRequired: 'Seleccione una cuenta bancaria',
-    channelUrl: 'El enlace debe empezar por https:// o line://',
+    channelUrl: 'El enlace debe empezar por https://, line://, mailto: o tel:',
     reasonRequired: 'Indique un motivo',
     reasonLength: 'El motivo es demasiado largo (500 caracteres como máximo)',
     operatorPasswordLength: 'La contraseña debe tener al menos 12 caracteres',

@@ -220,7 +220,7 @@ export const fr = {
     amountTooBig: 'Le montant est trop élevé',
     transferDateRequired: 'Veuillez saisir la date du virement',
     bankAccountRequired: 'Veuillez choisir un compte bancaire',
-    channelUrl: 'Le lien doit commencer par https:// ou line://',
+    channelUrl: 'Le lien doit commencer par https://, line://, mailto: ou tel:',
     reasonRequired: 'Veuillez indiquer un motif',
     reasonLength: 'Le motif est trop long (500 caractères au maximum)',
     operatorPasswordLength: 'Le mot de passe doit comporter au moins 12 caractères',

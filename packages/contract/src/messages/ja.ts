@@ -211,7 +211,7 @@ export const ja = {
     amountTooBig: '金額が大きすぎます',
     transferDateRequired: '振込日を入力してください',
     bankAccountRequired: '銀行口座を選択してください',
-    channelUrl: 'リンクはhttps://またはline://で始めてください',
+    channelUrl: 'リンクはhttps://、line://、mailto:またはtel:で始めてください',
     reasonRequired: '理由を入力してください',
     reasonLength: '理由が長すぎます（500文字以内）',
     operatorPasswordLength: 'パスワードは12文字以上にしてください',

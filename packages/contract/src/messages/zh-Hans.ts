@@ -201,7 +201,7 @@ export const zhHans = {
     amountTooBig: '金额过大',
     transferDateRequired: '请输入转账日期',
     bankAccountRequired: '请选择银行账户',
-    channelUrl: '链接必须以 https:// 或 line:// 开头',
+    channelUrl: '链接必须以 https://、line://、mailto: 或 tel: 开头',
     reasonRequired: '请填写原因',
     reasonLength: '原因过长（最多 500 个字符）',
     operatorPasswordLength: '密码至少 12 个字符',

@@ -201,7 +201,7 @@ export const zhHant = {
     amountTooBig: '金額過大',
     transferDateRequired: '請輸入匯款日期',
     bankAccountRequired: '請選擇銀行帳戶',
-    channelUrl: '連結必須以 https:// 或 line:// 開頭',
+    channelUrl: '連結必須以 https://、line://、mailto: 或 tel: 開頭',
     reasonRequired: '請填寫原因',
     reasonLength: '原因過長（最多 500 個字元）',
     operatorPasswordLength: '密碼至少 12 個字元',

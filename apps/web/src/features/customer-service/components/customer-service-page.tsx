@@ -13,8 +13,8 @@ const channelsQuery = {
   staleTime: 5 * 60_000,
 };
 
-/** Only https: and line: links are opened (the contract allows no others). */
-const safeChannelUrl = (url: string) => (/^(https:\/\/|line:\/\/)/.test(url) ? url : null);
+/** Only https:, line:, mailto: and tel: links are opened (the contract allows no others). */
+const safeChannelUrl = (url: string) => (/^(https:\/\/|line:\/\/|mailto:|tel:)/.test(url) ? url : null);
 
 /** /subPackages/customerService/customerService: where to reach us, and a reminder about fraud. */
 export function CustomerServicePage() {
