@@ -803,6 +803,16 @@ export const en = {
     warning:
       'If someone claiming to be us asks you to transfer money to another account, do not transfer and contact us here.',
   },
+  support: {
+    title: 'Chat with us',
+    notice:
+      'Our staff will never ask you to deposit money to a personal account, or for your password or PIN.',
+    empty: 'Write your question; a member of staff will answer.',
+    staff: 'Support',
+    you: 'You',
+    placeholder: 'Write your message',
+    send: 'Send',
+  },
   board: {
     title: 'Order book',
     simulated: 'Simulated',

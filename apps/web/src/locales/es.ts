@@ -807,6 +807,15 @@ export const es = {
     warning:
       'Si alguien que dice ser de nuestra empresa le pide que transfiera dinero a otra cuenta, no lo haga y contacte con nosotros aquí.',
   },
+  support: {
+    title: 'Chat con nosotros',
+    notice: 'Nuestro personal nunca le pedirá ingresos en una cuenta personal ni su contraseña o PIN.',
+    empty: 'Escriba su pregunta; nuestro personal le responderá.',
+    staff: 'Soporte',
+    you: 'Usted',
+    placeholder: 'Escriba su mensaje',
+    send: 'Enviar',
+  },
   board: {
     title: 'Libro de órdenes',
     simulated: 'Simulado',

@@ -812,6 +812,16 @@ export const fr = {
     warning:
       "Si quelqu'un se présentant comme nous vous demande de virer de l'argent sur un autre compte, ne faites pas le virement et contactez-nous ici.",
   },
+  support: {
+    title: 'Discuter avec nous',
+    notice:
+      'Notre personnel ne vous demandera jamais de virement vers un compte personnel, ni votre mot de passe ou code.',
+    empty: 'Écrivez votre question ; un conseiller vous répondra.',
+    staff: 'Service client',
+    you: 'Vous',
+    placeholder: 'Écrivez votre message',
+    send: 'Envoyer',
+  },
   board: {
     title: 'Carnet d’ordres',
     simulated: 'Simulé',

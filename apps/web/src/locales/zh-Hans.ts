@@ -776,6 +776,15 @@ export const zhHans = {
     empty: '目前没有可用的联系渠道。',
     warning: '如有人冒充本公司要求您向其他账户转账，请不要汇款，并通过此处联系我们。',
   },
+  support: {
+    title: '在线咨询',
+    notice: '本公司员工绝不会要求您向个人账户汇款，也绝不会索要您的密码。',
+    empty: '请写下您的问题，客服人员将尽快回复。',
+    staff: '客服',
+    you: '我',
+    placeholder: '请输入咨询内容',
+    send: '发送',
+  },
   board: {
     title: '盘口（十档）',
     simulated: '模拟',

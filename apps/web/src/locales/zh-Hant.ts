@@ -774,6 +774,15 @@ export const zhHant = {
     empty: '目前沒有可用的聯絡管道。',
     warning: '若有人冒充本公司要求您匯款至其他帳戶，請勿匯款，並透過此處與我們聯絡。',
   },
+  support: {
+    title: '線上諮詢',
+    notice: '本公司員工絕不會要求您匯款至個人帳戶，也絕不會索取您的密碼。',
+    empty: '請寫下您的問題，客服人員將盡快回覆。',
+    staff: '客服',
+    you: '我',
+    placeholder: '請輸入諮詢內容',
+    send: '傳送',
+  },
   board: {
     title: '委買委賣（十檔）',
     simulated: '模擬',

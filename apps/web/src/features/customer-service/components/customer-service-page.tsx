@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@/shared/api/client';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { SupportChat } from './support-chat';
 
 /** GET /api/customer-service (public): the messaging-app channels the operators publish. */
 const channelsQuery = {
@@ -53,6 +54,7 @@ export function CustomerServicePage() {
       <aside className="fraud-warning" role="note">
         {t('customerService.warning')}
       </aside>
+      <SupportChat />
     </div>
   );
 }
