@@ -68,6 +68,8 @@ import { dividendConsoleRoutes, dividendRoutes } from './modules/dividends/route
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
+import { newsConsoleRoutes, newsRoutes } from './modules/news/routes.js';
+import { supportConsoleRoutes, supportRoutes } from './modules/support/routes.js';
 
 /** Everything a route needs, built once per app (and per test). */
 export interface AppContext {
@@ -413,6 +415,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(ipoConsoleRoutes, { prefix: '/console' });
       await api.register(loanRoutes);
       await api.register(loanConsoleRoutes, { prefix: '/console' });
+      await api.register(newsRoutes);
+      await api.register(newsConsoleRoutes, { prefix: '/console' });
+      await api.register(supportRoutes);
+      await api.register(supportConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

@@ -14,6 +14,7 @@ import { seedDemoTaxHistory } from './seed-tax.js';
 import { seedDemoProducts } from './seed-products.js';
 import { seedDemoOfferings } from './seed-ipo.js';
 import { seedDemoLoans } from './seed-loans.js';
+import { seedDemoNews } from './seed-news.js';
 import { encryptMyNumber } from './modules/opening/my-number.js';
 import { openBrokerageAccount } from './modules/opening/brokerage.js';
 import type { TApplicationProfile } from '@kabuto/contract';
@@ -70,6 +71,7 @@ export async function seedDemo(
   if (trading) await seedDemoProducts(db, clock, trading.market);
   if (demo && trading) await seedDemoOfferings(db, clock, trading.market, demo.id);
   if (demo) await seedDemoLoans(db, clock, demo.id, DEMO_NAME);
+  await seedDemoNews(db, clock);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

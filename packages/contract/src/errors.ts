@@ -152,6 +152,15 @@ export const ERRORS = {
   LOAN_WITHDRAWAL_BLOCKED: { code: 1616, http: 409 },
   LOAN_ALREADY_REVIEWED: { code: 1617, http: 409 },
   LOAN_PRODUCT_NOT_FOUND: { code: 1618, http: 404 },
+  // News and customer service (ADR 0029): 1650-1699
+  ARTICLE_NOT_FOUND: { code: 1651, http: 404 },
+  ARTICLE_RETRACTED: { code: 1652, http: 409 },
+  FEED_NOT_FOUND: { code: 1653, http: 404 },
+  SUPPORT_NOT_FOUND: { code: 1661, http: 404 },
+  SUPPORT_TOO_FAST: { code: 1662, http: 429 },
+  SUPPORT_BLOCKED_ACCOUNT: { code: 1663, http: 422 },
+  SUPPORT_BLOCKED_PASSWORD: { code: 1664, http: 422 },
+  SUPPORT_BLOCKED_LINK: { code: 1665, http: 422 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

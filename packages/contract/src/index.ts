@@ -24,3 +24,4 @@ export * from './loan-terms.js';
 export * from './ticks.js';
 export * from './trading-math.js';
 export * from './api/ipo.js';
+export * from './api/news.js';

@@ -1,4 +1,6 @@
 import {
+  CustomerServiceOutlined,
+  ReadOutlined,
   AuditOutlined,
   BankOutlined,
   DashboardOutlined,
@@ -93,6 +95,8 @@ export function ConsoleLayout() {
         },
       ],
     },
+    { key: '/support', icon: <CustomerServiceOutlined />, label: link('/support', t('nav.support')) },
+    { key: '/news', icon: <ReadOutlined />, label: link('/news', t('nav.news')) },
     { key: '/users', icon: <UserOutlined />, label: link('/users', t('nav.users')) },
     {
       type: 'group',

@@ -82,6 +82,14 @@ export const router = createHashRouter([
             ],
           },
           {
+            path: 'news',
+            ...lazyPage(() => import('@/features/news/news-page').then((m) => m.NewsPage)),
+          },
+          {
+            path: 'support',
+            ...lazyPage(() => import('@/features/support/support-page').then((m) => m.SupportPage)),
+          },
+          {
             path: 'audit',
             ...lazyPage(() => import('@/features/audit/audit-page').then((m) => m.AuditPage)),
           },

@@ -343,7 +343,7 @@ export const uploads = pgTable(
       .notNull()
       .references(() => users.id),
     purpose: text('purpose', {
-      enum: ['identity_front', 'identity_back', 'bank_account', 'deposit_proof'],
+      enum: ['identity_front', 'identity_back', 'bank_account', 'deposit_proof', 'support'],
     }).notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
@@ -520,7 +520,7 @@ export const operators = pgTable(
     username: text('username').notNull(),
     displayName: text('display_name').notNull(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role', { enum: ['reviewer', 'administrator'] }).notNull(),
+    role: text('role', { enum: ['reviewer', 'editor', 'administrator'] }).notNull(),
     mustChangePassword: boolean('must_change_password').notNull().default(true),
     active: boolean('active').notNull().default(true),
     failedLogins: integer('failed_logins').notNull().default(0),
@@ -1100,4 +1100,141 @@ export const loanAccruals = pgTable(
     primaryKey({ columns: [t.loanId, t.day] }),
     check('loan_accruals_amounts_ck', sql`${t.interest} >= 0 and ${t.lateCharge} >= 0`),
   ],
+);
+
+// ---------------------------------------------------------------- news and customer service (ADR 0029)
+
+/**
+ * An article: written in the console, or imported from a feed (`feedId`, `guid`: imported once). Readers see
+ * it once `state` is published and `publishAt` has passed. Its language versions are news_article_versions;
+ * every publish, edit and retraction keeps the previous state in news_article_revisions.
+ */
+export const newsArticles = pgTable(
+  'news_articles',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    state: text('state', { enum: ['draft', 'published', 'retracted'] })
+      .notNull()
+      .default('draft'),
+    category: text('category', { enum: ['market', 'company', 'notice', 'research', 'feed'] }).notNull(),
+    codes: jsonb('codes').$type<string[]>().notNull().default([]),
+    pinned: boolean('pinned').notNull().default(false),
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    revision: integer('revision').notNull().default(1),
+    feedId: integer('feed_id'),
+    guid: text('guid'),
+    link: text('link'),
+    createdBy: integer('created_by').references(() => operators.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('news_articles_published_idx').on(t.state, t.publishAt, t.id),
+    uniqueIndex('news_articles_feed_guid_uq').on(t.feedId, t.guid),
+  ],
+);
+
+/** One language version of an article: the editor's Markdown and the sanitised HTML made from it. */
+export const newsArticleVersions = pgTable(
+  'news_article_versions',
+  {
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => newsArticles.id),
+    locale: text('locale').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    html: text('html').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.articleId, t.locale] })],
+);
+
+/** The article as it stood before each change (append-only). */
+export const newsArticleRevisions = pgTable(
+  'news_article_revisions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => newsArticles.id),
+    revision: integer('revision').notNull(),
+    action: text('action').notNull(),
+    snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
+    operatorId: integer('operator_id').references(() => operators.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('news_article_revisions_article_idx').on(t.articleId, t.id)],
+);
+
+/** Which articles a user has opened (the unread marks). */
+export const newsReads = pgTable(
+  'news_reads',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => newsArticles.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.articleId] })],
+);
+
+/** An RSS 2.0 or Atom feed an administrator configured, and how its last poll went. */
+export const newsFeeds = pgTable('news_feeds', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  locale: text('locale').notNull(),
+  pollMinutes: integer('poll_minutes').notNull(),
+  active: boolean('active').notNull().default(true),
+  etag: text('etag'),
+  lastModified: text('last_modified'),
+  state: text('state', { enum: ['never', 'ok', 'not_modified', 'failed'] })
+    .notNull()
+    .default('never'),
+  lastError: text('last_error'),
+  lastPolledAt: timestamp('last_polled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** A user's support conversation (one per user), its state and who of the operators has it. */
+export const supportConversations = pgTable(
+  'support_conversations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    state: text('state', { enum: ['open', 'waiting_user', 'resolved'] })
+      .notNull()
+      .default('open'),
+    assigneeId: integer('assignee_id').references(() => operators.id),
+    /** the last message each side has seen (unread badges) */
+    userReadId: integer('user_read_id').notNull().default(0),
+    staffReadId: integer('staff_read_id').notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('support_conversations_user_uq').on(t.userId),
+    index('support_conversations_state_idx').on(t.state, t.lastMessageAt),
+  ],
+);
+
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => supportConversations.id),
+    author: text('author', { enum: ['user', 'staff'] }).notNull(),
+    operatorId: integer('operator_id').references(() => operators.id),
+    text: text('text').notNull(),
+    uploadId: text('upload_id').references(() => uploads.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('support_messages_conversation_idx').on(t.conversationId, t.id)],
 );

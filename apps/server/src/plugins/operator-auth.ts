@@ -32,12 +32,21 @@ async function authenticate(request: FastifyRequest): Promise<OperatorPrincipal>
 export async function requireOperator(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const operator = await authenticate(request);
   if (operator.mustChangePassword) throw new AppError('OPERATOR_PASSWORD_CHANGE_REQUIRED');
+  // An editor writes news and nothing else: no review queue, no customer's data (ADR 0029).
+  if (operator.role === 'editor') throw new AppError('FORBIDDEN');
 }
 
 /** As `requireOperator`, and the operator must be an administrator. */
 export async function requireAdministrator(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   await requireOperator(request, reply);
   if (request.operator?.role !== 'administrator') throw new AppError('FORBIDDEN');
+}
+
+/** As `requireOperator`, and the operator must be an editor or an administrator (news articles, ADR 0029). */
+export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const operator = await authenticate(request);
+  if (operator.mustChangePassword) throw new AppError('OPERATOR_PASSWORD_CHANGE_REQUIRED');
+  if (operator.role !== 'editor' && operator.role !== 'administrator') throw new AppError('FORBIDDEN');
 }
 
 /** For the few routes an operator may call before changing the one-time password (me, password, logout). */

@@ -85,6 +85,9 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.stockDetail, 'titles.stockDetail', () =>
         import('@/features/stock-detail/components/stock-detail-page').then((m) => m.StockDetailPage),
       ),
+      page(PAGE_PATHS.details, 'titles.details', () =>
+        import('@/features/news/components/news-details-page').then((m) => m.NewsDetailsPage),
+      ),
       page(PAGE_PATHS.orders, 'titles.orders', () =>
         import('@/features/orders/components/orders-page').then((m) => m.OrdersPage),
       ),

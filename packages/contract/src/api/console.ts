@@ -21,7 +21,8 @@ import {
  * entries that an approval implies. Every action is written to the audit log.
  */
 
-export const OPERATOR_ROLES = ['reviewer', 'administrator'] as const;
+/** `editor` writes and publishes news articles (ADR 0029); administrators may do everything. */
+export const OPERATOR_ROLES = ['reviewer', 'editor', 'administrator'] as const;
 export const ZOperatorRole = z.enum(OPERATOR_ROLES);
 export type TOperatorRole = z.infer<typeof ZOperatorRole>;
 export const OPERATOR_PASSWORD_MIN_LENGTH = 12;

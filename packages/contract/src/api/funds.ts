@@ -12,7 +12,14 @@ import { YUCHO_BANK_CODE, ZAccountType, ZYuchoNumber } from './banking.js';
 
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export const UPLOAD_PURPOSES = ['identity_front', 'identity_back', 'bank_account', 'deposit_proof'] as const;
+export const UPLOAD_PURPOSES = [
+  'identity_front',
+  'identity_back',
+  'bank_account',
+  'deposit_proof',
+  /** an image attached to a support conversation (ADR 0029) */
+  'support',
+] as const;
 export const ZUploadPurpose = z.enum(UPLOAD_PURPOSES, { error: 'validation.uploadPurpose' });
 export type TUploadPurpose = z.infer<typeof ZUploadPurpose>;
 
@@ -325,11 +332,13 @@ export const ZMarkRead = z.union([
 
 export const ZServiceChannel = z.object({
   name: z.string().min(1).max(40),
-  /** a messaging-app link (https: or line: and the like) */
+  /** a messaging-app link (https: or line:), an e-mail address (mailto:) or a phone number (tel:) */
   url: z
     .string()
     .max(300)
-    .regex(/^(https:\/\/|line:\/\/)/, { error: 'validation.channelUrl' }),
+    .regex(/^(https:\/\/|line:\/\/|mailto:[^\s@]+@[^\s@]+$|tel:\+?[0-9-]{6,20}$)/, {
+      error: 'validation.channelUrl',
+    }),
   hours: z.string().max(80).optional(),
 });
 export type TServiceChannel = z.infer<typeof ZServiceChannel>;

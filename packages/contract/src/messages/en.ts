@@ -165,6 +165,17 @@ export const en = {
       'While a loan is overdue, the amount owed ({{owed}}) cannot be withdrawn: you can withdraw up to {{available}}',
     LOAN_ALREADY_REVIEWED: 'This loan application has already been decided',
     LOAN_PRODUCT_NOT_FOUND: 'Loan product not found',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'Article not found',
+    ARTICLE_RETRACTED: 'This article has been retracted and can no longer be changed',
+    FEED_NOT_FOUND: 'Feed not found',
+    SUPPORT_NOT_FOUND: 'Conversation not found',
+    SUPPORT_TOO_FAST: 'You are sending messages too quickly. Please wait a moment',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'Not sent: staff messages may not contain a bank account number. Our staff never ask customers to deposit to an account given in a chat',
+    SUPPORT_BLOCKED_PASSWORD:
+      'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
+    SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',
@@ -277,7 +288,7 @@ export const en = {
     depositMin: 'A deposit notice must be at least ¥1,000',
     transferDateRequired: 'Please enter the transfer date',
     bankAccountRequired: 'Please select a bank account',
-    channelUrl: 'The link must start with https:// or line://',
+    channelUrl: 'The link must start with https://, line://, mailto: or tel:',
     reasonRequired: 'Please give a reason',
     reasonLength: 'The reason is too long (500 characters at most)',
     operatorPasswordLength: 'The password must be at least 12 characters',
@@ -286,6 +297,8 @@ export const en = {
     windowOrder: 'The end must be after the start',
     httpsUrl: 'The address must start with https://',
     taxYear: 'Choose a year such as 2026',
+    duplicateLocale: 'Each language may have one version only',
+    supportEmpty: 'Write a message or attach an image',
   },
   statement: {
     seq: 'No.',
@@ -380,6 +393,7 @@ export const en = {
       'Dividend adjustment of {{code}} credited to your margin long position: {{net}}',
     'dividend.adjustment_charged':
       'Dividend adjustment of {{code}} charged to your margin short position: {{net}}',
+    'support.reply': 'Customer service has answered your message',
     'order.placed': 'Order {{order_no}} accepted: {{code}}, {{quantity}} shares',
     'order.filled': 'Order {{order_no}} filled: {{code}}, {{quantity}} shares at {{price}}',
     'order.cancelled': 'Order {{order_no}} ({{code}}) was cancelled',

@@ -165,6 +165,17 @@ export const es = {
       'Mientras un préstamo esté vencido, lo adeudado ({{owed}}) no se puede retirar: puede retirar hasta {{available}}',
     LOAN_ALREADY_REVIEWED: 'Esta solicitud de préstamo ya se ha resuelto',
     LOAN_PRODUCT_NOT_FOUND: 'Producto de préstamo no encontrado',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'No se ha encontrado el artículo',
+    ARTICLE_RETRACTED: 'Este artículo se ha retirado y ya no se puede modificar',
+    FEED_NOT_FOUND: 'No se ha encontrado la fuente',
+    SUPPORT_NOT_FOUND: 'No se ha encontrado la conversación',
+    SUPPORT_TOO_FAST: 'Está enviando mensajes demasiado rápido. Espere un momento',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'No enviado: los mensajes del personal no pueden contener un número de cuenta bancaria. Nuestro personal nunca pide ingresos en una cuenta indicada en un chat',
+    SUPPORT_BLOCKED_PASSWORD:
+      'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
+    SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',
@@ -277,7 +288,7 @@ export const es = {
     depositMin: 'El aviso de depósito debe ser de al menos 1.000 ¥',
     transferDateRequired: 'Introduzca la fecha de la transferencia',
     bankAccountRequired: 'Seleccione una cuenta bancaria',
-    channelUrl: 'El enlace debe empezar por https:// o line://',
+    channelUrl: 'El enlace debe empezar por https://, line://, mailto: o tel:',
     reasonRequired: 'Indique un motivo',
     reasonLength: 'El motivo es demasiado largo (500 caracteres como máximo)',
     operatorPasswordLength: 'La contraseña debe tener al menos 12 caracteres',
@@ -286,6 +297,8 @@ export const es = {
     windowOrder: 'El fin debe ser posterior al inicio',
     httpsUrl: 'La dirección debe empezar por https://',
     taxYear: 'Indique un año, por ejemplo 2026',
+    duplicateLocale: 'Cada idioma solo puede tener una versión',
+    supportEmpty: 'Escriba un mensaje o adjunte una imagen',
   },
   statement: {
     seq: 'N.º',
@@ -382,6 +395,7 @@ export const es = {
       'Ajuste por dividendo de {{code}} abonado en su posición larga a margen: {{net}}',
     'dividend.adjustment_charged':
       'Ajuste por dividendo de {{code}} cargado a su posición corta a margen: {{net}}',
+    'support.reply': 'Atención al cliente ha respondido a su mensaje',
     'order.placed': 'Orden {{order_no}} aceptada: {{code}}, {{quantity}} acciones',
     'order.filled': 'Orden {{order_no}} ejecutada: {{code}}, {{quantity}} acciones a {{price}}',
     'order.cancelled': 'La orden {{order_no}} ({{code}}) fue cancelada',

@@ -170,6 +170,17 @@ export const fr = {
       'Tant qu’un prêt est en retard, la somme due ({{owed}}) ne peut pas être retirée : vous pouvez retirer jusqu’à {{available}}',
     LOAN_ALREADY_REVIEWED: 'Cette demande de prêt a déjà été traitée',
     LOAN_PRODUCT_NOT_FOUND: 'Produit de prêt introuvable',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: 'Article introuvable',
+    ARTICLE_RETRACTED: 'Cet article a été retiré et ne peut plus être modifié',
+    FEED_NOT_FOUND: 'Flux introuvable',
+    SUPPORT_NOT_FOUND: 'Conversation introuvable',
+    SUPPORT_TOO_FAST: 'Vous envoyez des messages trop rapidement. Veuillez patienter un instant',
+    SUPPORT_BLOCKED_ACCOUNT:
+      'Non envoyé : les messages du personnel ne peuvent pas contenir de numéro de compte bancaire. Notre personnel ne demande jamais de virement vers un compte donné dans une conversation',
+    SUPPORT_BLOCKED_PASSWORD:
+      'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
+    SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',
@@ -283,7 +294,7 @@ export const fr = {
     depositMin: 'Un avis de dépôt doit être d’au moins 1 000 ¥',
     transferDateRequired: 'Veuillez saisir la date du virement',
     bankAccountRequired: 'Veuillez choisir un compte bancaire',
-    channelUrl: 'Le lien doit commencer par https:// ou line://',
+    channelUrl: 'Le lien doit commencer par https://, line://, mailto: ou tel:',
     reasonRequired: 'Veuillez indiquer un motif',
     reasonLength: 'Le motif est trop long (500 caractères au maximum)',
     operatorPasswordLength: 'Le mot de passe doit comporter au moins 12 caractères',
@@ -292,6 +303,8 @@ export const fr = {
     windowOrder: 'La fin doit être après le début',
     httpsUrl: 'L’adresse doit commencer par https://',
     taxYear: 'Indiquez une année, par exemple 2026',
+    duplicateLocale: 'Chaque langue ne peut avoir qu’une seule version',
+    supportEmpty: 'Écrivez un message ou joignez une image',
   },
   statement: {
     seq: 'N°',
@@ -388,6 +401,7 @@ export const fr = {
       'Ajustement de dividende de {{code}} crédité sur votre position longue sur marge : {{net}}',
     'dividend.adjustment_charged':
       'Ajustement de dividende de {{code}} débité de votre position courte sur marge : {{net}}',
+    'support.reply': 'Le service client a répondu à votre message',
     'order.placed': 'Ordre {{order_no}} accepté : {{code}}, {{quantity}} actions',
     'order.filled': 'Ordre {{order_no}} exécuté : {{code}}, {{quantity}} actions à {{price}}',
     'order.cancelled': 'L’ordre {{order_no}} ({{code}}) a été annulé',

@@ -154,6 +154,17 @@ export const ja = {
       '延滞中のご融資があるため、ご返済額（{{owed}}）は出金できません（出金可能額：{{available}}）',
     LOAN_ALREADY_REVIEWED: 'このお申し込みはすでに審査済みです',
     LOAN_PRODUCT_NOT_FOUND: '融資商品が見つかりません',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '記事が見つかりません',
+    ARTICLE_RETRACTED: 'この記事は取り下げ済みのため変更できません',
+    FEED_NOT_FOUND: 'フィードが見つかりません',
+    SUPPORT_NOT_FOUND: 'お問い合わせが見つかりません',
+    SUPPORT_TOO_FAST: '送信の間隔が短すぎます。しばらくしてから再度お試しください',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '送信できません：スタッフのメッセージに口座番号を含めることはできません。当社がチャットで指定した口座への入金をお願いすることはありません',
+    SUPPORT_BLOCKED_PASSWORD:
+      '送信できません：スタッフがパスワードや暗証番号を尋ねることはできません。当社がこれらをお尋ねすることはありません',
+    SUPPORT_BLOCKED_LINK: '送信できません：リンク先 {{host}} は許可されたアドレスではありません',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',
@@ -265,7 +276,7 @@ export const ja = {
     depositMin: '入金額は1,000円以上で入力してください',
     transferDateRequired: '振込日を入力してください',
     bankAccountRequired: '銀行口座を選択してください',
-    channelUrl: 'リンクはhttps://またはline://で始めてください',
+    channelUrl: 'リンクはhttps://、line://、mailto:またはtel:で始めてください',
     reasonRequired: '理由を入力してください',
     reasonLength: '理由が長すぎます（500文字以内）',
     operatorPasswordLength: 'パスワードは12文字以上にしてください',
@@ -274,6 +285,8 @@ export const ja = {
     windowOrder: '終了時刻は開始時刻より後にしてください',
     httpsUrl: 'アドレスはhttps://で始めてください',
     taxYear: '年は2026のように指定してください',
+    duplicateLocale: '同じ言語の版は1つまでです',
+    supportEmpty: 'メッセージを入力するか画像を添付してください',
   },
   statement: {
     seq: '番号',
@@ -362,6 +375,7 @@ export const ja = {
     'dividend.paid': '{{code}}の配当金を入金しました：税引後{{net}}（税引前{{gross}}）',
     'dividend.adjustment_received': '{{code}}の配当落調整金を入金しました（信用買建）：{{net}}',
     'dividend.adjustment_charged': '{{code}}の配当落調整金を徴収しました（信用売建）：{{net}}',
+    'support.reply': 'お問い合わせに回答がありました',
     'order.placed': '注文{{order_no}}を受け付けました：{{code}} {{quantity}}株',
     'order.filled': '注文{{order_no}}が約定しました：{{code}} {{quantity}}株 @ {{price}}',
     'order.cancelled': '注文{{order_no}}（{{code}}）を取り消しました',

@@ -140,6 +140,16 @@ export const zhHans = {
     LOAN_WITHDRAWAL_BLOCKED: '贷款逾期期间，所欠金额（{{owed}}）不能提现：最多可提现{{available}}',
     LOAN_ALREADY_REVIEWED: '该贷款申请已审核',
     LOAN_PRODUCT_NOT_FOUND: '未找到该贷款产品',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '未找到该文章',
+    ARTICLE_RETRACTED: '该文章已撤回，无法再修改',
+    FEED_NOT_FOUND: '未找到该订阅源',
+    SUPPORT_NOT_FOUND: '未找到该咨询',
+    SUPPORT_TOO_FAST: '发送过于频繁，请稍后再试',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '未发送：客服消息不得包含银行账号。我们的工作人员绝不会要求客户向聊天中提供的账户汇款',
+    SUPPORT_BLOCKED_PASSWORD: '未发送：客服消息不得索要密码。我们的工作人员绝不会索要密码',
+    SUPPORT_BLOCKED_LINK: '未发送：链接 {{host}} 不在允许发送的地址列表中',
   },
   validation: {
     productCode: '请输入4位股票代码',
@@ -251,7 +261,7 @@ export const zhHans = {
     depositMin: '入金金额不得低于1,000日元',
     transferDateRequired: '请输入转账日期',
     bankAccountRequired: '请选择银行账户',
-    channelUrl: '链接必须以 https:// 或 line:// 开头',
+    channelUrl: '链接必须以 https://、line://、mailto: 或 tel: 开头',
     reasonRequired: '请填写原因',
     reasonLength: '原因过长（最多 500 个字符）',
     operatorPasswordLength: '密码至少 12 个字符',
@@ -260,6 +270,8 @@ export const zhHans = {
     windowOrder: '结束时间必须晚于开始时间',
     httpsUrl: '地址必须以 https:// 开头',
     taxYear: '请指定年份，例如 2026',
+    duplicateLocale: '每种语言只能有一个版本',
+    supportEmpty: '请输入消息或附加图片',
   },
   statement: {
     seq: '序号',
@@ -345,6 +357,7 @@ export const zhHans = {
     'dividend.paid': '{{code}}的股息已到账：税后{{net}}（税前{{gross}}）',
     'dividend.adjustment_received': '{{code}}的除息调整金已存入（融资买入持仓）：{{net}}',
     'dividend.adjustment_charged': '{{code}}的除息调整金已扣除（融券卖出持仓）：{{net}}',
+    'support.reply': '客服已回复您的咨询',
     'order.placed': '委托 {{order_no}} 已受理：{{code}}，{{quantity}} 股',
     'order.filled': '委托 {{order_no}} 已成交：{{code}}，{{quantity}} 股，成交价 {{price}}',
     'order.cancelled': '委托 {{order_no}}（{{code}}）已撤销',

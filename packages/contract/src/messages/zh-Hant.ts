@@ -140,6 +140,16 @@ export const zhHant = {
     LOAN_WITHDRAWAL_BLOCKED: '貸款逾期期間，所欠金額（{{owed}}）不能出金：最多可出金{{available}}',
     LOAN_ALREADY_REVIEWED: '此貸款申請已審核',
     LOAN_PRODUCT_NOT_FOUND: '找不到該貸款產品',
+    // news and customer service (ADR 0029)
+    ARTICLE_NOT_FOUND: '找不到該文章',
+    ARTICLE_RETRACTED: '該文章已撤回，無法再修改',
+    FEED_NOT_FOUND: '找不到該訂閱來源',
+    SUPPORT_NOT_FOUND: '找不到該諮詢',
+    SUPPORT_TOO_FAST: '傳送過於頻繁，請稍後再試',
+    SUPPORT_BLOCKED_ACCOUNT:
+      '未傳送：客服訊息不得包含銀行帳號。我們的工作人員絕不會要求客戶匯款至聊天中提供的帳戶',
+    SUPPORT_BLOCKED_PASSWORD: '未傳送：客服訊息不得索取密碼。我們的工作人員絕不會索取密碼',
+    SUPPORT_BLOCKED_LINK: '未傳送：連結 {{host}} 不在允許傳送的位址清單中',
   },
   validation: {
     productCode: '請輸入4碼股票代號',
@@ -251,7 +261,7 @@ export const zhHant = {
     depositMin: '入金金額不得低於1,000日圓',
     transferDateRequired: '請輸入匯款日期',
     bankAccountRequired: '請選擇銀行帳戶',
-    channelUrl: '連結必須以 https:// 或 line:// 開頭',
+    channelUrl: '連結必須以 https://、line://、mailto: 或 tel: 開頭',
     reasonRequired: '請填寫原因',
     reasonLength: '原因過長（最多 500 個字元）',
     operatorPasswordLength: '密碼至少 12 個字元',
@@ -260,6 +270,8 @@ export const zhHant = {
     windowOrder: '結束時間必須晚於開始時間',
     httpsUrl: '網址必須以 https:// 開頭',
     taxYear: '請指定年份，例如 2026',
+    duplicateLocale: '每種語言只能有一個版本',
+    supportEmpty: '請輸入訊息或附加圖片',
   },
   statement: {
     seq: '序號',
@@ -345,6 +357,7 @@ export const zhHant = {
     'dividend.paid': '{{code}}的股利已入帳：稅後{{net}}（稅前{{gross}}）',
     'dividend.adjustment_received': '{{code}}的除息調整金已入帳（融資買進部位）：{{net}}',
     'dividend.adjustment_charged': '{{code}}的除息調整金已扣除（融券賣出部位）：{{net}}',
+    'support.reply': '客服已回覆您的諮詢',
     'order.placed': '委託 {{order_no}} 已受理：{{code}}，{{quantity}} 股',
     'order.filled': '委託 {{order_no}} 已成交：{{code}}，{{quantity}} 股，成交價 {{price}}',
     'order.cancelled': '委託 {{order_no}}（{{code}}）已取消',

@@ -251,6 +251,7 @@ export function OperatorsPage() {
             <Select
               options={[
                 { value: 'reviewer', label: t('roles.reviewer') },
+                { value: 'editor', label: t('roles.editor') },
                 { value: 'administrator', label: t('roles.administrator') },
               ]}
             />

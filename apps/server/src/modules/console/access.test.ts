@@ -89,6 +89,23 @@ const CONSOLE_ROUTES = [
   'POST /api/console/loans/products',
   'POST /api/console/loans/products/{id}/retire',
   'PUT /api/console/settings/loans',
+  // news: articles (editors and administrators) and feeds (administrators), ADR 0029
+  'GET /api/console/news',
+  'POST /api/console/news',
+  'POST /api/console/news/preview',
+  'GET /api/console/news/{id}',
+  'PUT /api/console/news/{id}',
+  'POST /api/console/news/{id}/publish',
+  'POST /api/console/news/{id}/retract',
+  'GET /api/console/news-feeds',
+  'POST /api/console/news-feeds',
+  'PUT /api/console/news-feeds/{id}',
+  // the support queue (reviewers and administrators)
+  'GET /api/console/support',
+  'GET /api/console/support/{id}',
+  'POST /api/console/support/{id}/reply',
+  'POST /api/console/support/{id}/assign',
+  'POST /api/console/support/{id}/state',
 ].sort();
 
 /** Signing in is the only console route open without a session. */
@@ -106,7 +123,9 @@ const BEFORE_PASSWORD_CHANGE = new Set([
 const REVIEWER_ROUTES = new Set([
   ...BEFORE_PASSWORD_CHANGE,
   ...CONSOLE_ROUTES.filter((r) =>
-    /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals|reconciliation)(\/|$)/.test(r),
+    /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals|reconciliation|support)(\/|$)/.test(
+      r,
+    ),
   ),
   'GET /api/console/uploads/{id}',
   'GET /api/console/uploads/{id}/thumbnail',
@@ -198,7 +217,7 @@ function routerRoutes(tree: string): string[] {
 const concrete = (path: string) => path.replace('{id}', '1').replace('{code}', 'NOSUCHCODE');
 
 let opCounter = 0;
-async function operatorHeaders(role: 'reviewer' | 'administrator', mustChangePassword = false) {
+async function operatorHeaders(role: 'reviewer' | 'editor' | 'administrator', mustChangePassword = false) {
   opCounter += 1;
   const username = `walk${opCounter}`;
   const password = 'operator-password-1';
@@ -283,6 +302,16 @@ describe('the console API, walked from its OpenAPI document', () => {
     )) {
       const res = await call(r, reviewer);
       expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
+    }
+  });
+
+  it('lets an editor write news and nothing else (ADR 0029)', async () => {
+    const editor = await operatorHeaders('editor');
+    const articles = (r: string) => /^(GET|POST|PUT) \/api\/console\/news(\/|$)/.test(r);
+    for (const r of routes.filter((x) => !PUBLIC.has(x.route) && !BEFORE_PASSWORD_CHANGE.has(x.route))) {
+      const res = await call(r, editor);
+      if (articles(r.route)) expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
+      else expect(res.statusCode, r.route).toBe(403);
     }
   });
 

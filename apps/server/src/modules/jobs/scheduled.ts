@@ -4,6 +4,7 @@ import type { Outbox, TradingDeps } from '../trading/orders.js';
 import { productsNavJob } from '../products/nav-job.js';
 import { dividendsJob } from '../dividends/dividends.js';
 import { loanAccrualJob } from '../loans/accrual.js';
+import { feedPollJob } from '../news/feed-job.js';
 
 /**
  * A job the leader process runs on every matcher pass (modules/trading/matcher.ts): it looks at the clock,
@@ -20,7 +21,7 @@ export interface ScheduledJob {
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
  */
-export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob, loanAccrualJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob, loanAccrualJob, feedPollJob];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
 export async function runScheduledJobs(

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@/shared/api/client';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { SupportChat } from './support-chat';
 
 /** GET /api/customer-service (public): the messaging-app channels the operators publish. */
 const channelsQuery = {
@@ -13,8 +14,8 @@ const channelsQuery = {
   staleTime: 5 * 60_000,
 };
 
-/** Only https: and line: links are opened (the contract allows no others). */
-const safeChannelUrl = (url: string) => (/^(https:\/\/|line:\/\/)/.test(url) ? url : null);
+/** Only https:, line:, mailto: and tel: links are opened (the contract allows no others). */
+const safeChannelUrl = (url: string) => (/^(https:\/\/|line:\/\/|mailto:|tel:)/.test(url) ? url : null);
 
 /** /subPackages/customerService/customerService: where to reach us, and a reminder about fraud. */
 export function CustomerServicePage() {
@@ -53,6 +54,7 @@ export function CustomerServicePage() {
       <aside className="fraud-warning" role="note">
         {t('customerService.warning')}
       </aside>
+      <SupportChat />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { StockNews } from '@/domains/news/stock-news';
 import { formatDateTime } from '@/shared/format/format';
 import {
   changeClass,
@@ -90,6 +91,7 @@ export function StockDetailPage() {
               <OrderPanel stock={info} />
             </OpenAccountGate>
           )}
+          <StockNews code={code} />
         </>
       )}
     </div>
