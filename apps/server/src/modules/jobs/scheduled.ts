@@ -21,7 +21,13 @@ export interface ScheduledJob {
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).
  */
-export const SCHEDULED_JOBS: ScheduledJob[] = [offeringJob, productsNavJob, dividendsJob, loanAccrualJob, feedPollJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [
+  offeringJob,
+  productsNavJob,
+  dividendsJob,
+  loanAccrualJob,
+  feedPollJob,
+];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
 export async function runScheduledJobs(
