@@ -30,6 +30,12 @@ const PUBLIC = new Set([
   // bearer token, so a user's `token` header is refused there as well).
   'GET /api/customer-service',
   'POST /api/console/login',
+  // Published products, articles and derived market events can be read before signing in, like prices.
+  'GET /api/products',
+  'GET /api/products/{id}',
+  'GET /api/news',
+  'GET /api/news/events',
+  'GET /api/news/{id}',
 ]);
 
 interface OpenApi {

@@ -141,6 +141,11 @@ const REVIEWER_ROUTES = new Set([
   'GET /api/console/products',
   'GET /api/console/dividends',
   'GET /api/console/ipo/offerings',
+  'GET /api/console/loans',
+  'GET /api/console/loans/{id}',
+  'POST /api/console/loans/{id}/approve',
+  'POST /api/console/loans/{id}/reject',
+  'GET /api/console/loans/products',
 ]);
 
 /**
@@ -151,11 +156,6 @@ const REVIEWER_ROUTES = new Set([
 const OFFERING_TERMS = new Set([
   'POST /api/console/ipo/offerings',
   'POST /api/console/ipo/offerings/{id}/offer-price',
-  'GET /api/console/loans',
-  'GET /api/console/loans/{id}',
-  'POST /api/console/loans/{id}/approve',
-  'POST /api/console/loans/{id}/reject',
-  'GET /api/console/loans/products',
 ]);
 
 /**

@@ -15,7 +15,7 @@ import { tokyoParts } from '../../lib/tokyo-time.js';
 import { getInstrument } from '../../market/instruments.js';
 import { audit } from '../console/audit.js';
 import { hasRun, runOnce } from '../jobs/run-once.js';
-import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { ScheduledJob } from '../jobs/job.js';
 import { lockUser, postEntry } from '../ledger/ledger.js';
 import { readsJapanese } from '../market/views.js';
 import { notify, type EventOutbox } from '../messages/messages.js';

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { offerings } from '../../db/schema.js';
 import type { Db, Tx } from '../../db/types.js';
 import { hasRun, runOnce, type JobSummary } from '../jobs/run-once.js';
-import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { ScheduledJob } from '../jobs/job.js';
 import type { EventOutbox } from '../messages/messages.js';
 import { closeWindow, lapseWins, listShares, runDraw, type OfferingRow } from './offerings.js';
 

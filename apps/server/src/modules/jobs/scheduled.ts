@@ -5,18 +5,9 @@ import { productsNavJob } from '../products/nav-job.js';
 import { dividendsJob } from '../dividends/dividends.js';
 import { loanAccrualJob } from '../loans/accrual.js';
 import { feedPollJob } from '../news/feed-job.js';
+import type { ScheduledJob } from './job.js';
 
-/**
- * A job the leader process runs on every matcher pass (modules/trading/matcher.ts): it looks at the clock,
- * decides which keys are due (a business date whose close has passed, an offering whose drawing time has
- * come...) and runs each through runOnce, so that running it on every pass, in two processes, or again after
- * a restart changes nothing. It answers the events to push to users.
- */
-export interface ScheduledJob {
-  /** the job's name in job_runs and in logs */
-  name: string;
-  run(app: FastifyInstance, deps: TradingDeps): Promise<Outbox>;
-}
+export type { ScheduledJob };
 
 /**
  * The scheduled jobs, in the order a pass runs them. A feature adds its job here (one line each).

@@ -3,7 +3,7 @@ import { addIsoDays, chargesThrough, daysBetween, dayState, sen } from '@kabuto/
 import type { Db, Tx } from '../../db/types.js';
 import { jobRuns, loans } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { ScheduledJob } from '../jobs/job.js';
 import { runOnce } from '../jobs/run-once.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { OWED_STATUSES, accrueThrough, loanSettings, principalOwed, termsOf, todayOf } from './loans.js';

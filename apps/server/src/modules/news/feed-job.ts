@@ -1,4 +1,4 @@
-import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { ScheduledJob } from '../jobs/job.js';
 import { dueFeeds, pollFeed } from './feeds.js';
 
 const inFlight = new Set<number>();

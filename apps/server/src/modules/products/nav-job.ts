@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/types.js';
 import { nextBusinessDay } from '../../market/calendar.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { hasRun, runOnce } from '../jobs/run-once.js';
-import type { ScheduledJob } from '../jobs/scheduled.js';
+import type { ScheduledJob } from '../jobs/job.js';
 import type { EventOutbox } from '../messages/messages.js';
 import { closeOf, daysBetween, lastStrikeDate, strikeNav } from './nav.js';
 import { dueRecords, settleRecord, versionFor } from './products.js';
