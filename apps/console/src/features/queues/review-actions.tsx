@@ -91,7 +91,7 @@ export function ReviewActions({
     <>
       {gaveFirst && (
         <Alert
-          role="status"
+          role="note"
           type="info"
           showIcon
           message={t('review.awaitingOtherApprover')}
