@@ -2,9 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { route, useLanguage } from './support/app.js';
 
 /**
- * The stock page's order book (板) and chart indicators against the built server (MARKET_CLOCK=always-open):
- * a live book of ten levels a side whose prices move, and MACD and RSI panes toggled from the indicator menu,
- * the choice surviving a reload. In Japanese and in English, at 390×844.
+ * The stock page's order book (板) and chart indicators against the built server (MARKET_CLOCK=always-open,
+ * CLOCK_CONTROL=true): a live book of ten levels a side whose prices move, and MACD and RSI panes toggled from
+ * the indicator menu, the choice surviving a reload. In Japanese and in English, at 390×844.
  */
 const CASES = [
   {
@@ -46,9 +46,19 @@ for (const c of CASES) {
     // the touch: the best ask is the last ask row, the best bid the first bid row, one tick apart or more
     await expect(book.locator('.order-book__row--touch')).toHaveCount(2);
 
-    // live: the prices move without a reload (the simulated market ticks every few seconds)
+    // live: the prices move without a reload. Always-open stretches a session over a day (a virtual second is
+    // about 4.4 real ones), so a quiet stretch can hold a price for minutes: each poll moves the server's clock
+    // two minutes on (POST /api/clock/advance) and waits for the pushed book, never reloading the page.
     const before = (await priceColumn(page)).join('|');
-    await expect.poll(async () => (await priceColumn(page)).join('|'), { timeout: 90_000 }).not.toBe(before);
+    await expect
+      .poll(
+        async () => {
+          expect((await page.request.post('/api/clock/advance', { data: { ms: 120_000 } })).ok()).toBe(true);
+          return (await priceColumn(page)).join('|');
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .not.toBe(before);
 
     // indicators: MACD and RSI each add a pane under the prices; the choice is remembered
     const chart = page.getByTestId('stock-chart');
