@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { registerAndLogin } from './support/account.js';
 import { route, useLanguage } from './support/app.js';
-import { consoleRoute, loginAsAdmin } from './support/console.js';
+import { consoleRoute, loginAsAdmin, watchConsoleErrors } from './support/console.js';
 import { adminBearer } from './support/operator-api.js';
 
 /**
@@ -39,6 +39,8 @@ const TEXT = {
     rejected: '審査否決',
     contact: 'カスタマーサービスに問い合わせる',
     rate: /18%/,
+    loansLink: 'フリーローン',
+    recordsLink: 'ご融資履歴',
   },
   en: {
     amount: 'Loan amount',
@@ -57,6 +59,8 @@ const TEXT = {
     rejected: 'Application rejected',
     contact: 'Contact customer service',
     rate: /18%/,
+    loansLink: 'Credit loan',
+    recordsLink: 'Loan records',
   },
 } as const;
 
@@ -107,8 +111,11 @@ for (const lang of ['jp', 'en'] as const) {
     await page.evaluate((l) => {
       localStorage.setItem('locale', l);
     }, lang);
-    await page.goto(route(LOANS));
+    // the loan page is a shortcut of the home page's services
+    await page.goto(route('/pages/index/index'));
     await page.reload();
+    await page.getByTestId('service-links').getByRole('link', { name: x.loansLink }).click();
+    await expect(page).toHaveURL(new RegExp(LOANS));
     await expect(page.getByTestId('loan-limits')).toBeVisible();
 
     const form = page.getByTestId('loan-form');
@@ -129,7 +136,10 @@ for (const lang of ['jp', 'en'] as const) {
     await page.getByTestId('loan-submit').click();
     await expect(page.getByTestId('loan-applied')).toContainText(x.applied);
 
-    await page.goto(route(RECORDS));
+    // the records are in the account menu
+    await page.goto(route('/pages/user/user'));
+    await page.getByRole('link', { name: x.recordsLink, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(RECORDS));
     const first = page.locator('li[data-testid^="loan-"]').first();
     await expect(first).toBeVisible();
     const loanId = (await first.getAttribute('data-testid'))?.replace('loan-', '') ?? '';
@@ -206,3 +216,39 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(page).toHaveURL(/customerService/);
   });
 }
+
+test('the administrator changes a loan setting in the console; a value out of range is refused on the field', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const noErrors = watchConsoleErrors(page);
+  await loginAsAdmin(page);
+  await page.goto(consoleRoute('/settings'));
+  const form = page.locator('form#settings-loans');
+  const collection = form.getByLabel('Days overdue before collection');
+  const reminder = form.getByLabel('Due-date reminder (days before)');
+  await expect(reminder).toHaveValue('3');
+  await expect(form.getByLabel('Minimum loan (yen)')).toHaveValue('10000');
+
+  await collection.fill('0');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.locator('.ant-form-item-explain-error')).toHaveCount(1);
+  await collection.fill('30');
+  await reminder.fill('4');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(form.getByLabel('Due-date reminder (days before)')).toHaveValue('4');
+
+  // the published value is the customers' too; then back to the default for the other flows
+  const published = (await (
+    await page.request.get('/api/console/settings', { headers: await adminBearer(page.request) })
+  ).json()) as Envelope<{ loans: { reminder_days: number } }>;
+  expect(published.data.loans.reminder_days).toBe(4);
+  await form.getByLabel('Due-date reminder (days before)').fill('3');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved', { exact: true }).first()).toBeVisible();
+  noErrors();
+  await context.close();
+});

@@ -131,7 +131,7 @@ for (const lang of ['jp', 'en'] as const) {
     await advanceTo(request, `${next}T15:40:00`);
     await signIn(page, lang);
     await page.goto(route(RECORDS));
-    await expect(record.getByTestId('record-status')).toHaveText(ja ? '追従中' : 'Following');
+    await expect(record.getByTestId('record-status')).toHaveText(ja ? 'フォロー中' : 'Following');
     await expect(record.getByText(ja ? '前日損益' : "Yesterday's earnings")).toBeVisible();
     await expect(
       record.getByText(ja ? '前日損益' : "Yesterday's earnings").locator('xpath=following-sibling::dd'),
@@ -152,7 +152,7 @@ for (const lang of ['jp', 'en'] as const) {
     await advanceTo(request, `${after}T15:40:00`);
     await signIn(page, lang);
     await page.goto(route(RECORDS));
-    await expect(record.getByTestId('record-status')).toHaveText(ja ? '追従終了' : 'Follow ended');
+    await expect(record.getByTestId('record-status')).toHaveText(ja ? 'フォロー終了' : 'Follow ended');
 
     // A dividend on the demo user's Toyota: cum date two business days ahead, paid the week after.
     const record_date = weekday(after, 7);

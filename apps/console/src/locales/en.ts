@@ -424,6 +424,19 @@ export const en = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: 'Credit loans',
+    help: 'Interest and late-charge rates belong to each loan product, and the server refuses any above the Interest Rate Restriction Act caps. A change to the interest-free period applies to loans disbursed after it.',
+    minYen: 'Minimum loan (yen)',
+    defaultLimitYen: 'First credit limit (yen)',
+    secondApprovalOverYen: 'Approvals above this amount need a second operator (yen)',
+    freeDays: 'Interest-free period (days from registration)',
+    freeLoans: 'Number of interest-free loans',
+    lateGraceDays: 'Days after the due date before late charges',
+    collectionDays: 'Days overdue before collection',
+    reminderDays: 'Due-date reminder (days before)',
+  },
   tax: {
     title: 'Tax and NISA',
     nationalRate: 'Income tax withheld (pcm)',

@@ -422,6 +422,19 @@ export const es = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: 'Préstamos personales',
+    help: 'Los tipos de interés y de demora los fija cada producto de préstamo, y el servidor rechaza cualquiera que supere los límites de la Ley de Restricción de Tipos de Interés. Un cambio del periodo sin intereses se aplica a los préstamos desembolsados después.',
+    minYen: 'Importe mínimo del préstamo (yenes)',
+    defaultLimitYen: 'Límite de crédito inicial (yenes)',
+    secondApprovalOverYen: 'Por encima de este importe, la aprobación requiere un segundo operador (yenes)',
+    freeDays: 'Periodo sin intereses (días desde el registro)',
+    freeLoans: 'Número de préstamos sin intereses',
+    lateGraceDays: 'Días tras el vencimiento antes de aplicar intereses de demora',
+    collectionDays: 'Días de impago antes del recobro',
+    reminderDays: 'Aviso de vencimiento (días antes)',
+  },
   tax: {
     title: 'Impuestos y NISA',
     nationalRate: 'Retención del impuesto sobre la renta (pcm)',

@@ -423,6 +423,19 @@ export const fr = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: 'Prêts personnels',
+    help: 'Les taux d’intérêt et de pénalité de retard sont ceux de chaque produit de prêt, et le serveur refuse tout taux au-delà des plafonds de la loi japonaise sur la limitation des taux d’intérêt. Une modification de la période sans intérêts s’applique aux prêts décaissés ensuite.',
+    minYen: 'Montant minimal du prêt (yens)',
+    defaultLimitYen: 'Plafond de crédit initial (yens)',
+    secondApprovalOverYen: 'Au-delà de ce montant, l’approbation exige un second opérateur (yens)',
+    freeDays: 'Période sans intérêts (jours depuis l’inscription)',
+    freeLoans: 'Nombre de prêts sans intérêts',
+    lateGraceDays: 'Jours après l’échéance avant les pénalités de retard',
+    collectionDays: 'Jours de retard avant le recouvrement',
+    reminderDays: 'Rappel d’échéance (jours avant)',
+  },
   tax: {
     title: 'Impôts et NISA',
     nationalRate: 'Retenue d’impôt sur le revenu (pcm)',

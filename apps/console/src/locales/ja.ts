@@ -422,6 +422,19 @@ export const ja = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: 'フリーローン',
+    help: '金利と遅延損害金の利率はローン商品ごとに定め、利息制限法の上限を超える設定はサーバーが受け付けません。ここで変更した無利息期間は、変更後に実行するご融資から適用されます。',
+    minYen: '最低お借入金額（円）',
+    defaultLimitYen: '初回のご利用限度額（円）',
+    secondApprovalOverYen: 'この金額を超える承認には別の担当者の承認が必要（円）',
+    freeDays: '無利息期間（ご登録からの日数）',
+    freeLoans: '無利息の対象となるご融資の件数',
+    lateGraceDays: '遅延損害金がかかるまでの日数（返済期日から）',
+    collectionDays: '債権回収に移行するまでの延滞日数',
+    reminderDays: '返済期日のお知らせ（期日の何日前）',
+  },
   tax: {
     title: '税金・NISA',
     nationalRate: '所得税及び復興特別所得税の税率（pcm）',

@@ -419,6 +419,19 @@ export const zhHans = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: '信用贷款',
+    help: '利率和逾期违约金利率由各贷款产品设定，超过《利息限制法》上限的设定会被服务器拒绝。免息期的修改只适用于修改后发放的贷款。',
+    minYen: '最低借款金额（日元）',
+    defaultLimitYen: '首次授信额度（日元）',
+    secondApprovalOverYen: '超过此金额的审批需另一名操作员复核（日元）',
+    freeDays: '免息期（自注册起的天数）',
+    freeLoans: '可享免息的贷款笔数',
+    lateGraceDays: '到期日后开始收取逾期违约金的天数',
+    collectionDays: '逾期多少天后转入催收',
+    reminderDays: '到期提醒（提前天数）',
+  },
   tax: {
     title: '税务与 NISA',
     nationalRate: '预扣所得税税率（pcm）',

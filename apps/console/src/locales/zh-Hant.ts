@@ -419,6 +419,19 @@ export const zhHant = {
     },
   },
   /** the tax settings (ADR 0021) */
+  /** the loan settings (issue 18, ADR 0028) */
+  loanSettings: {
+    title: '信用貸款',
+    help: '利率與逾期違約金利率由各貸款產品設定，超過《利息限制法》上限的設定會被伺服器拒絕。免息期的修改只適用於修改後撥付的貸款。',
+    minYen: '最低借款金額（日圓）',
+    defaultLimitYen: '首次授信額度（日圓）',
+    secondApprovalOverYen: '超過此金額的核准需另一名操作員覆核（日圓）',
+    freeDays: '免息期（自註冊起的天數）',
+    freeLoans: '可享免息的貸款筆數',
+    lateGraceDays: '到期日後開始收取逾期違約金的天數',
+    collectionDays: '逾期多少天後轉入催收',
+    reminderDays: '到期提醒（提前天數）',
+  },
   tax: {
     title: '稅務與 NISA',
     nationalRate: '預扣所得稅稅率（pcm）',

@@ -73,6 +73,7 @@ export const en = {
     realNameBody: 'Deposits, withdrawals and trading become available once your identity has been verified.',
     loginPrompt: 'Log in to see your account.',
     quickLinks: 'Your account',
+    services: 'Services',
     ordersLink: 'Orders and holdings',
     transactionLogLink: 'Transaction log',
     ptsLink: 'PTS trading',
@@ -1051,8 +1052,8 @@ export const en = {
   },
   /** follow-up products (issue 17, ADR 0027) */
   products: {
-    title: 'Follow-up products',
-    recordsTitle: 'Follow-up records',
+    title: 'Model portfolios',
+    recordsTitle: 'Model portfolio history',
     intro:
       'Model portfolios published with their holdings and fee. The NAV is struck once per business day from the closing prices; earnings are computed from it, never entered by anyone.',
     records: 'My records',

@@ -71,6 +71,7 @@ export const es = {
       'Los depósitos, las retiradas y las operaciones estarán disponibles cuando se haya verificado su identidad.',
     loginPrompt: 'Inicie sesión para ver su cuenta.',
     quickLinks: 'Su cuenta',
+    services: 'Servicios',
     ordersLink: 'Órdenes y cartera',
     transactionLogLink: 'Movimientos',
     ptsLink: 'Operar en PTS',
@@ -1056,8 +1057,8 @@ export const es = {
   },
   /** follow-up products (issue 17, ADR 0027) */
   products: {
-    title: 'Productos de seguimiento',
-    recordsTitle: 'Registros de seguimiento',
+    title: 'Carteras modelo',
+    recordsTitle: 'Historial de carteras modelo',
     intro:
       'Carteras modelo publicadas con sus valores y su comisión. El valor liquidativo se calcula una vez por día hábil con los precios de cierre; las ganancias se derivan de él y nadie las introduce a mano.',
     records: 'Mis registros',

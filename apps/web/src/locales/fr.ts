@@ -71,6 +71,7 @@ export const fr = {
       'Les dépôts, les retraits et les opérations seront disponibles une fois votre identité vérifiée.',
     loginPrompt: 'Connectez-vous pour voir votre compte.',
     quickLinks: 'Votre compte',
+    services: 'Services',
     ordersLink: 'Ordres et portefeuille',
     transactionLogLink: 'Historique des opérations',
     ptsLink: 'Négocier sur PTS',
@@ -1063,8 +1064,8 @@ export const fr = {
   },
   /** follow-up products (issue 17, ADR 0027) */
   products: {
-    title: 'Produits de suivi',
-    recordsTitle: 'Opérations de suivi',
+    title: 'Portefeuilles modèles',
+    recordsTitle: 'Historique des portefeuilles modèles',
     intro:
       'Des portefeuilles modèles publiés avec leurs titres et leurs frais. La valeur liquidative est calculée une fois par jour ouvré à partir des cours de clôture ; les gains en découlent et personne ne les saisit.',
     records: 'Mes opérations',

@@ -70,6 +70,7 @@ export const ja = {
     realNameBody: '本人確認が完了すると、入金・出金・お取引がご利用いただけます。',
     loginPrompt: 'ログインすると口座情報をご確認いただけます。',
     quickLinks: 'お客様の口座',
+    services: 'サービス',
     ordersLink: '注文・保有株式・建玉',
     transactionLogLink: '取引履歴',
     ptsLink: 'PTS取引',
@@ -1042,8 +1043,8 @@ export const ja = {
   },
   /** follow-up products (issue 17, ADR 0027) */
   products: {
-    title: '跟投商品',
-    recordsTitle: '跟投記録',
+    title: 'フォロー投資',
+    recordsTitle: 'フォロー投資の履歴',
     intro:
       '組入銘柄と信託報酬を公開したモデルポートフォリオです。基準価額は毎営業日の終値から算出し、損益はそこから計算します。誰かが入力することはありません。',
     records: '取引履歴',
@@ -1082,9 +1083,9 @@ export const ja = {
     noRecords: '取引履歴はまだありません',
     recordStatuses: {
       pending: '審査中',
-      following: '追従中',
+      following: 'フォロー中',
       redeeming: '解約手続き中',
-      ended: '追従終了',
+      ended: 'フォロー終了',
     },
     buyAmount: '申込金額',
     buyTime: '購入日時',

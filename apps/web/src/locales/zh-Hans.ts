@@ -70,6 +70,7 @@ export const zhHans = {
     realNameBody: '完成身份认证后，即可使用入金、出金和交易功能。',
     loginPrompt: '登录后即可查看您的账户。',
     quickLinks: '我的账户',
+    services: '服务',
     ordersLink: '委托与持仓',
     transactionLogLink: '交易流水',
     ptsLink: 'PTS交易',

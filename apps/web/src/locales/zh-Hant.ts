@@ -70,6 +70,7 @@ export const zhHant = {
     realNameBody: '完成身分認證後，即可使用入金、出金與交易功能。',
     loginPrompt: '登入後即可查看您的帳戶。',
     quickLinks: '我的帳戶',
+    services: '服務',
     ordersLink: '委託與庫存',
     transactionLogLink: '交易明細',
     ptsLink: 'PTS交易',

@@ -365,6 +365,63 @@ function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boole
   );
 }
 
+type LoanValues = { [K in keyof TSettings['loans']]: number | null };
+
+/**
+ * The loan settings (ADR 0028): the minimum, a first limit, four-eyes, the interest-free period and the
+ * overdue days. The rates are the loan products' and their legal caps are not settings.
+ */
+function LoansForm({ value, editable }: { value: TSettings['loans']; editable: boolean }) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<LoanValues>();
+  const save = useSaveSetting('loans', form);
+  useEffect(() => {
+    form.setFieldsValue(value);
+  }, [form, value]);
+  const fields = [
+    ['min_yen', t('loanSettings.minYen')],
+    ['default_limit_yen', t('loanSettings.defaultLimitYen')],
+    ['second_approval_over_yen', t('loanSettings.secondApprovalOverYen')],
+    ['free_days', t('loanSettings.freeDays')],
+    ['free_loans', t('loanSettings.freeLoans')],
+    ['late_grace_days', t('loanSettings.lateGraceDays')],
+    ['collection_days', t('loanSettings.collectionDays')],
+    ['reminder_days', t('loanSettings.reminderDays')],
+  ] as const;
+  const submit = (values: LoanValues) => {
+    const body = checkForm(form, ZSettings.shape.loans, values, Object.fromEntries(fields));
+    if (body !== null) save.mutate(body);
+  };
+  return (
+    <Card title={t('loanSettings.title')}>
+      <Typography.Paragraph type="secondary">{t('loanSettings.help')}</Typography.Paragraph>
+      <Form
+        form={form}
+        name="settings-loans"
+        layout="vertical"
+        disabled={!editable}
+        onFinish={submit}
+        initialValues={value}
+      >
+        <Row gutter={16}>
+          {fields.map(([name, label]) => (
+            <Col key={name} xs={24} md={12}>
+              <Form.Item label={label} name={name}>
+                <InputNumber min={0} precision={0} style={{ width: 220 }} />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
 /** The published settings: anyone may read them, administrators change them (each change is audited). */
 export function SettingsPage() {
   const { t } = useLocale();
@@ -391,6 +448,7 @@ export function SettingsPage() {
           <DepositForm value={query.data.deposit} editable={editable} />
           <CustomerServiceForm value={query.data.customer_service} editable={editable} />
           <TaxForm value={query.data.tax} editable={editable} />
+          <LoansForm value={query.data.loans} editable={editable} />
         </>
       )}
     </Space>

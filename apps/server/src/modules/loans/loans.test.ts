@@ -477,19 +477,58 @@ describe('accrual, repayment, overdue and collection over time', () => {
     expect(body(await h.apply(late.token)).code).toBe(1604);
   });
 
-  it('keeps the cash an overdue loan owes from being withdrawn (the withdrawal rule)', async () => {
+  it('keeps the cash an overdue loan owes from being withdrawn (the withdrawal rule), through POST /api/withdrawals', async () => {
     const owed = (await h.loanOf(late.token, lateId)).amount_to_repay;
+    // a verified user with a transaction password and an approved bank account in their own name
+    const txn = await h.post(
+      '/api/user/setTxnPassword',
+      { login_password: late.password, new_password: '246810', confirm_password: '246810' },
+      { token: late.token },
+    );
+    expect(body(txn).code, txn.body).toBe(1);
+    const account = await h.post(
+      '/api/bank-accounts',
+      {
+        holder_name: 'ヤマダ タロウ',
+        account_number: '7654321',
+        bank_code: '0001',
+        branch_code: '100',
+        login_password: late.password,
+      },
+      { token: late.token },
+    );
+    const accountId = body<{ id: number }>(account).data.id;
+    // a fresh reviewer's session: the moved clock ended the first one's
+    const checker = await h.operator();
+    expect((await h.post(`/api/console/bank-accounts/${accountId}/approve`, {}, checker)).statusCode).toBe(
+      200,
+    );
+    // cash: what the loan owes (still to be repaid: the disbursement was spent) plus ¥10,000
+    const cash = (await userBalances(t.database.db, late.userId)).cash;
+    await h.fund(late.userId, (owed + yen(10_000) - cash) / 100);
+    const withdraw = (amount: number) =>
+      h.post(
+        '/api/withdrawals?lang=en',
+        { amount, bank_account_id: accountId, txn_password: '246810' },
+        { token: late.token, 'idempotency-key': randomUUID() },
+      );
+    const blocked = body(await withdraw(yen(10_001)));
+    expect(blocked.code).toBe(1616);
+    expect(blocked.msg).toContain('¥10,000');
+    expect((await userBalances(t.database.db, late.userId)).cash).toBe(owed + yen(10_000));
+    expect(body(await withdraw(yen(10_000))).code).toBe(1);
+    expect((await userBalances(t.database.db, late.userId)).cash).toBe(owed);
+    expect(body(await withdraw(yen(10_000))).code).toBe(1616);
+
+    // the rule's function, also for a user with no overdue loan, who is not restricted by loans
     const now = t.clock.now();
-    const check = (amount: number, cash: number) =>
-      requireWithdrawableWithLoans(t.database.db, late.userId, sen(amount), sen(cash), now, 'en');
-    await expect(check(yen(10_000), owed + yen(10_000))).resolves.toBeUndefined();
-    await expect(check(yen(10_001), owed + yen(10_000))).rejects.toMatchObject({
-      errorName: 'LOAN_WITHDRAWAL_BLOCKED',
-    });
-    // a user with no overdue loan is not restricted by loans
+    await expect(
+      requireWithdrawableWithLoans(t.database.db, late.userId, sen(1), owed, now, 'en'),
+    ).rejects.toMatchObject({ errorName: 'LOAN_WITHDRAWAL_BLOCKED' });
     await expect(
       requireWithdrawableWithLoans(t.database.db, early.userId, yen(500), yen(500), now, 'en'),
     ).resolves.toBeUndefined();
+    expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
   });
 
   it('charges late charges from the 7th day after the due date, and passes the claim to collection at 30 days', async () => {

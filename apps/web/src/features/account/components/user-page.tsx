@@ -113,6 +113,9 @@ function AccountMenu() {
         <MenuLink to={PAGE_PATHS.customerService}>{t('user.customerServiceMenu')}</MenuLink>
         <MenuLink to={ordersUrl()}>{t('user.ordersMenu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.transactionLog}>{t('user.transactionLogMenu')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.followRecords}>{t('products.recordsTitle')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.dividends}>{t('dividends.title')}</MenuLink>
+        <MenuLink to={PAGE_PATHS.loanRecords}>{t('loans.titles.records')}</MenuLink>
         <MenuLink to={PAGE_PATHS.tax}>{t('tax.menu')}</MenuLink>
         <MenuLink to={PAGE_PATHS.settings}>{t('titles.settings')}</MenuLink>
         <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>

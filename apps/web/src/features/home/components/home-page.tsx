@@ -43,6 +43,7 @@ export function HomePage() {
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
       <QuickLinks loggedIn={loggedIn} />
+      <ServiceLinks />
       <SimulatedBadge />
       <IndexCards />
       <HotStocks />
@@ -86,22 +87,56 @@ function HotStocks() {
 /** The account links (logged in) and the trade screens (PTS, day trade) for everyone. */
 function QuickLinks({ loggedIn }: { loggedIn: boolean }) {
   const { t } = useTranslation();
-  const links: [string, string][] = [
-    ...(loggedIn
-      ? ([
-          [ordersUrl(), t('home.ordersLink')],
-          [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
-          [PAGE_PATHS.recharge, t('home.rechargeLink')],
-          [PAGE_PATHS.withdrawal, t('home.withdrawalLink')],
-        ] as [string, string][])
-      : []),
-    [PAGE_PATHS.pts, t('home.ptsLink')],
-    [PAGE_PATHS.dayTrade, t('home.dayTradeLink')],
-    [PAGE_PATHS.customerService, t('home.customerServiceLink')],
-  ];
   return (
-    <nav className="quick-links" aria-label={t('home.quickLinks')}>
-      {links.map(([to, label]) => (
+    <LinkGrid
+      label={t('home.quickLinks')}
+      links={[
+        ...(loggedIn
+          ? ([
+              [ordersUrl(), t('home.ordersLink')],
+              [PAGE_PATHS.transactionLog, t('home.transactionLogLink')],
+              [PAGE_PATHS.recharge, t('home.rechargeLink')],
+              [PAGE_PATHS.withdrawal, t('home.withdrawalLink')],
+            ] as const)
+          : []),
+        [PAGE_PATHS.pts, t('home.ptsLink')],
+        [PAGE_PATHS.dayTrade, t('home.dayTradeLink')],
+        [PAGE_PATHS.customerService, t('home.customerServiceLink')],
+      ]}
+    />
+  );
+}
+
+/** The offerings, products, dividends and loans, each named by its page's title, for everyone. */
+function ServiceLinks() {
+  const { t } = useTranslation();
+  return (
+    <LinkGrid
+      label={t('home.services')}
+      testId="service-links"
+      links={[
+        [PAGE_PATHS.ipo, t('ipo.title')],
+        [PAGE_PATHS.blockTrade, t('ipo.blockTradeTitle')],
+        [PAGE_PATHS.followProducts, t('products.title')],
+        [PAGE_PATHS.dividends, t('dividends.title')],
+        [PAGE_PATHS.loans, t('loans.titles.apply')],
+      ]}
+    />
+  );
+}
+
+function LinkGrid({
+  label,
+  links,
+  testId,
+}: {
+  label: string;
+  links: readonly (readonly [string, string])[];
+  testId?: string;
+}) {
+  return (
+    <nav className="quick-links" aria-label={label} data-testid={testId}>
+      {links.map(([to, text]) => (
         <a
           key={to}
           className="quick-links__item"
@@ -111,7 +146,7 @@ function QuickLinks({ loggedIn }: { loggedIn: boolean }) {
             navigateTo(to);
           }}
         >
-          {label}
+          {text}
         </a>
       ))}
     </nav>
