@@ -188,6 +188,8 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(page).toHaveURL(
       new RegExp(`#/subPackages/webview/webview\\?url=${encodeURIComponent(depositUrl)}`),
     );
+    // not on the webview's allow-list: not framed, the host is named and the page opens outside the app
+    await expect(page.getByTestId('webview-outside')).toContainText('pay.example.com');
     await page.goto(route(RECHARGE));
     await expect(page.getByTestId('fraud-warning')).toContainText('never ask you to transfer money');
     await expect(page.getByTestId('virtual-account-number')).toHaveText(/^\d{7}$/);

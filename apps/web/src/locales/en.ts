@@ -74,6 +74,11 @@ export const en = {
     loginPrompt: 'Log in to see your account.',
     quickLinks: 'Your account',
     services: 'Services',
+    summary: 'Your assets',
+    fraudTitle: 'Beware of investment fraud',
+    fraudBody:
+      'Our staff never recommend investments on social media or in chats, and never ask you to send money to a personal account or for your passwords. If someone does, contact the FSA’s Counselling Office for Financial Services Users (0570-016811).',
+    fraudLink: 'The FSA’s counselling office',
     ordersLink: 'Orders and holdings',
     transactionLogLink: 'Transaction log',
     ptsLink: 'PTS trading',
@@ -350,6 +355,9 @@ export const en = {
     contents: 'Contents',
   },
   webview: {
+    outsideTitle: 'This page opens outside the app',
+    outsideBody:
+      '{{host}} is not a site we have checked, so it is not shown inside the app. Check the address before you open it. We never ask for your passwords or for money sent to a personal account.',
     invalidUrl: 'This address cannot be opened. Only http and https addresses are allowed.',
     openExternal: 'Open in the browser',
   },

@@ -72,6 +72,11 @@ export const es = {
     loginPrompt: 'Inicie sesión para ver su cuenta.',
     quickLinks: 'Su cuenta',
     services: 'Servicios',
+    summary: 'Su patrimonio',
+    fraudTitle: 'Cuidado con el fraude de inversión',
+    fraudBody:
+      'Nuestro personal nunca recomienda inversiones por redes sociales ni por chat, ni le pedirá transferencias a cuentas personales ni sus contraseñas. Si alguien lo hace, contacte con la Oficina de Consultas para Usuarios de Servicios Financieros de la FSA (0570-016811).',
+    fraudLink: 'Oficina de consultas de la FSA',
     ordersLink: 'Órdenes y cartera',
     transactionLogLink: 'Movimientos',
     ptsLink: 'Operar en PTS',
@@ -349,6 +354,9 @@ export const es = {
     contents: 'Índice',
   },
   webview: {
+    outsideTitle: 'Esta página se abre fuera de la aplicación',
+    outsideBody:
+      '{{host}} no es un sitio que hayamos verificado, por lo que no se muestra dentro de la aplicación. Compruebe la dirección antes de abrirla. Nunca le pediremos sus contraseñas ni transferencias a cuentas personales.',
     invalidUrl: 'Esta dirección no se puede abrir. Solo se admiten direcciones http y https.',
     openExternal: 'Abrir en el navegador',
   },

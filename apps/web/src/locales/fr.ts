@@ -72,6 +72,11 @@ export const fr = {
     loginPrompt: 'Connectez-vous pour voir votre compte.',
     quickLinks: 'Votre compte',
     services: 'Services',
+    summary: 'Votre patrimoine',
+    fraudTitle: 'Attention aux arnaques à l’investissement',
+    fraudBody:
+      'Nos équipes ne recommandent jamais d’investissement sur les réseaux sociaux ou par messagerie, et ne vous demandent jamais de virement vers un compte personnel ni vos mots de passe. Si quelqu’un le fait, contactez le bureau de conseil aux usagers des services financiers de la FSA (0570-016811).',
+    fraudLink: 'Le bureau de conseil de la FSA',
     ordersLink: 'Ordres et portefeuille',
     transactionLogLink: 'Historique des opérations',
     ptsLink: 'Négocier sur PTS',
@@ -350,6 +355,9 @@ export const fr = {
     contents: 'Sommaire',
   },
   webview: {
+    outsideTitle: 'Cette page s’ouvre hors de l’application',
+    outsideBody:
+      '{{host}} n’est pas un site que nous avons vérifié : il ne s’affiche donc pas dans l’application. Vérifiez l’adresse avant de l’ouvrir. Nous ne vous demandons jamais vos mots de passe ni de virement vers un compte personnel.',
     invalidUrl: 'Cette adresse ne peut pas être ouverte. Seules les adresses http et https sont acceptées.',
     openExternal: 'Ouvrir dans le navigateur',
   },

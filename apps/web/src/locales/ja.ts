@@ -71,6 +71,11 @@ export const ja = {
     loginPrompt: 'ログインすると口座情報をご確認いただけます。',
     quickLinks: 'お客様の口座',
     services: 'サービス',
+    summary: '資産状況',
+    fraudTitle: '投資詐欺にご注意ください',
+    fraudBody:
+      '当社の社員がSNSやチャットで投資を勧めたり、個人名義の口座への振込みやパスワードを求めたりすることはありません。不審な勧誘を受けたら、金融庁 金融サービス利用者相談室（0570-016811）にご相談ください。',
+    fraudLink: '金融庁の相談窓口',
     ordersLink: '注文・保有株式・建玉',
     transactionLogLink: '取引履歴',
     ptsLink: 'PTS取引',
@@ -346,6 +351,9 @@ export const ja = {
     contents: '目次',
   },
   webview: {
+    outsideTitle: 'アプリの外で開きます',
+    outsideBody:
+      '{{host}} は当社が確認したサイトではないため、アプリ内には表示しません。開く前にアドレスをご確認ください。当社がパスワードや個人名義の口座への振込みを求めることはありません。',
     invalidUrl: 'このアドレスは開けません。http または https のアドレスのみ表示できます。',
     openExternal: 'ブラウザで開く',
   },

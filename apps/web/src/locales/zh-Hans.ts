@@ -71,6 +71,11 @@ export const zhHans = {
     loginPrompt: '登录后即可查看您的账户。',
     quickLinks: '我的账户',
     services: '服务',
+    summary: '资产概况',
+    fraudTitle: '谨防投资诈骗',
+    fraudBody:
+      '本公司员工绝不会通过社交软件或聊天推荐投资，也不会要求您向个人账户转账或提供密码。如遇可疑劝诱，请联系日本金融厅金融服务用户咨询室（0570-016811）。',
+    fraudLink: '金融厅咨询窗口',
     ordersLink: '委托与持仓',
     transactionLogLink: '交易流水',
     ptsLink: 'PTS交易',
@@ -344,6 +349,9 @@ export const zhHans = {
     contents: '目录',
   },
   webview: {
+    outsideTitle: '将在应用外打开',
+    outsideBody:
+      '{{host}} 不是本公司确认过的网站，因此不在应用内显示。打开前请核对网址。本公司绝不会索要密码或要求向个人账户转账。',
     invalidUrl: '无法打开该地址，仅支持 http 和 https 地址。',
     openExternal: '在浏览器中打开',
   },

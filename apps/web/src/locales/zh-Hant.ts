@@ -71,6 +71,11 @@ export const zhHant = {
     loginPrompt: '登入後即可查看您的帳戶。',
     quickLinks: '我的帳戶',
     services: '服務',
+    summary: '資產概況',
+    fraudTitle: '慎防投資詐騙',
+    fraudBody:
+      '本公司員工絕不會透過社群軟體或聊天推薦投資，也不會要求您匯款至個人帳戶或提供密碼。如遇可疑招攬，請聯絡日本金融廳金融服務使用者諮詢室（0570-016811）。',
+    fraudLink: '金融廳諮詢窗口',
     ordersLink: '委託與庫存',
     transactionLogLink: '交易明細',
     ptsLink: 'PTS交易',
@@ -344,6 +349,9 @@ export const zhHant = {
     contents: '目錄',
   },
   webview: {
+    outsideTitle: '將在應用程式外開啟',
+    outsideBody:
+      '{{host}} 不是本公司確認過的網站，因此不在應用程式內顯示。開啟前請核對網址。本公司絕不會索取密碼或要求匯款至個人帳戶。',
     invalidUrl: '無法開啟此網址，僅支援 http 與 https 網址。',
     openExternal: '在瀏覽器中開啟',
   },

@@ -1,3 +1,4 @@
+import type { TUserInfo } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -6,14 +7,19 @@ import { marketListQuery } from '@/domains/market/market-api';
 import { SimulatedBadge } from '@/domains/market/simulated-badge';
 import { StockList } from '@/domains/market/stock-list';
 import { useViewer } from '@/domains/market/viewer';
+import { formatMoney, formatSignedMoney } from '@/shared/format/format';
+import { useLocale } from '@/shared/i18n/use-locale';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
-import { ordersUrl, PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
+import { ordersUrl, PAGE_PATHS, TAB_PATHS, webviewUrl } from '@/shared/navigation/routes';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
 
-/** /pages/index/index: greeting, demo notice, real-name prompt, indices and the hot stocks. */
+/**
+ * /pages/index/index, led as Japanese broker apps lead it by the account summary (logged in): then the
+ * real-name prompt while unverified, the shortcuts, the fraud warning, the indices and the hot stocks.
+ */
 export function HomePage() {
   const { t } = useTranslation();
   const { userInfo, loggedIn } = useUserInfo();
@@ -22,6 +28,7 @@ export function HomePage() {
     <>
       <h2 className="page-heading">{t('home.greeting')}</h2>
       <NoticeBar content={t('home.demoNotice')} color="info" wrap />
+      {loggedIn && userInfo !== null && <AccountSummary info={userInfo} />}
       {unverified && (
         <section className="notice-card" role="status" data-testid="real-name-prompt">
           <h2>{t('home.realNameTitle')}</h2>
@@ -44,12 +51,68 @@ export function HomePage() {
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
       <QuickLinks loggedIn={loggedIn} />
       <ServiceLinks />
+      <FraudWarning />
       <SimulatedBadge />
       <IndexCards />
       <HotStocks />
     </>
   );
 }
+
+/** Total assets, cash and the unrealised profit and loss, from getUserInfo (the server's figures). */
+function AccountSummary({ info }: { info: TUserInfo }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const pl = info.floating_pl;
+  return (
+    <section className="home-summary" aria-label={t('home.summary')} data-testid="home-summary">
+      <div className="home-summary__total">
+        <span className="home-summary__label">{t('user.totalAssets')}</span>
+        <span className="home-summary__amount" data-testid="home-total-assets">
+          {formatMoney(info.total_assets, locale)}
+        </span>
+      </div>
+      <dl className="home-summary__grid">
+        <div>
+          <dt>{t('user.availableBalance')}</dt>
+          <dd data-testid="home-available">{formatMoney(info.available_balance, locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('user.floatingPl')}</dt>
+          <dd
+            data-testid="home-floating-pl"
+            className={pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : undefined}
+          >
+            {formatSignedMoney(pl, locale)}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** The known script of investment fraud, and where to report it: the FSA's counselling office. */
+function FraudWarning() {
+  const { t } = useTranslation();
+  return (
+    <aside className="fraud-warning home-fraud" role="note" data-testid="home-fraud-warning">
+      <strong>{t('home.fraudTitle')}</strong>
+      <p>{t('home.fraudBody')}</p>
+      <a
+        href={`#${webviewUrl(FSA_COUNSELLING)}`}
+        onClick={(event) => {
+          event.preventDefault();
+          navigateTo(webviewUrl(FSA_COUNSELLING));
+        }}
+      >
+        {t('home.fraudLink')} ›
+      </a>
+    </aside>
+  );
+}
+
+/** 金融庁 金融サービス利用者相談室 (the FSA's counselling office for financial services users). */
+const FSA_COUNSELLING = 'https://www.fsa.go.jp/receipt/soudansitu/';
 
 function HotStocks() {
   const { t } = useTranslation();
