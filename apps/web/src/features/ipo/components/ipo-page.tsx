@@ -179,7 +179,7 @@ function OfferingCard({
       {mine ? (
         <div data-testid="my-application">
           <p>
-            <strong>{t(`ipo.states.${mine.state}`)}</strong>
+            <strong data-testid="application-state">{t(`ipo.states.${mine.state}`)}</strong>
             {mine.reason && mine.reason !== 'withdrawn' ? ` (${t(`ipo.reasons.${mine.reason}`)})` : ''}
           </p>
           <p>
