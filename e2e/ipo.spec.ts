@@ -38,17 +38,19 @@ const TEXT = {
     applied: '抽選待ち',
     won: '当選',
     approved: '購入済み',
+    applying: '申込中',
+    success: '約定',
     verified: /^検証済み/,
     ipoTab: 'IPO抽選結果',
-    holdings: '保有中',
   },
   en: {
     applied: 'Waiting for the draw',
     won: 'Won',
     approved: 'Purchased',
+    applying: 'Applying',
+    success: 'Success',
     verified: /^Verified/,
     ipoTab: 'IPO results',
-    holdings: 'Holdings',
   },
 } as const;
 
@@ -96,7 +98,11 @@ async function openConsole(browser: Browser) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const op = await context.newPage();
   await loginAsAdmin(op);
-  await op.goto(consoleRoute('/offerings'));
+  await op.goto(consoleRoute('/'));
+  await op
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'IPOs and distributions', exact: true })
+    .click();
   await expect(
     op.getByRole('heading', { level: 1, name: 'IPOs and off-auction distributions' }),
   ).toBeVisible();
@@ -181,6 +187,10 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(card.getByTestId('application-state')).toHaveText(x.won);
     await card.getByTestId('confirm-purchase').click();
     await expect(card.getByTestId('application-state')).toHaveText(x.approved);
+    // the winning history lists the win with what was paid
+    await expect(
+      page.getByTestId('winning-history').getByRole('listitem').filter({ hasText: ipoCode }),
+    ).toContainText('110,000');
 
     // past the purchase deadline and the listing date: the shares are a holding at the offer price
     await advance(request, 2 * DAY);
@@ -246,13 +256,13 @@ for (const lang of ['jp', 'en'] as const) {
     await card.getByTestId('apply-units').fill('1');
     await expectAxeClean(page);
     await card.getByTestId('apply').click();
-    await expect(card.getByTestId('application-state')).toHaveText(x.applied);
+    await expect(card.getByTestId('application-state')).toHaveText(x.applying);
 
     // past the close and the draw (not oversubscribed: filled) and delivered as a holding before the open
     await advance(request, 13 * HOUR + 60_000);
     await signIn(page, lang);
     await page.goto(route(BLOCK_TRADE));
-    await expect(card.getByTestId('application-state')).toHaveText(x.approved);
+    await expect(card.getByTestId('application-state')).toHaveText(x.success);
     await page.goto(route(`${ORDERS}?tab=holding`));
     await expect(
       page
