@@ -1,6 +1,7 @@
 import {
   CustomerServiceOutlined,
   ReadOutlined,
+  RocketOutlined,
   AuditOutlined,
   BankOutlined,
   DashboardOutlined,
@@ -95,6 +96,7 @@ export function ConsoleLayout() {
         },
       ],
     },
+    { key: '/offerings', icon: <RocketOutlined />, label: link('/offerings', t('offerings.nav')) },
     { key: '/support', icon: <CustomerServiceOutlined />, label: link('/support', t('nav.support')) },
     { key: '/news', icon: <ReadOutlined />, label: link('/news', t('nav.news')) },
     { key: '/users', icon: <UserOutlined />, label: link('/users', t('nav.users')) },

@@ -55,6 +55,10 @@ export const router = createHashRouter([
             ...lazyPage(() => import('@/features/loans/loans-page').then((m) => m.LoansPage)),
           },
           {
+            path: 'offerings',
+            ...lazyPage(() => import('@/features/offerings/offerings-page').then((m) => m.OfferingsPage)),
+          },
+          {
             path: 'users',
             ...lazyPage(() => import('@/features/users/users-page').then((m) => m.UsersPage)),
           },

@@ -1213,6 +1213,19 @@ export const en = {
       listed: 'Listed',
       cancelled: 'Cancelled',
     },
+    historyTitle: 'Your winning history',
+    historyEmpty: 'Your IPO wins will be listed here.',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: 'Applying',
+      withdrawn: 'Withdrawn',
+      won: 'Won',
+      lost: 'Failed',
+      approved: 'Success',
+      declined: 'Declined',
+      lapsed: 'Lapsed',
+      cancelled: 'Failed',
+    },
     states: {
       applied: 'Waiting for the draw',
       withdrawn: 'Withdrawn',

@@ -1219,6 +1219,19 @@ export const es = {
       listed: 'Cotizando',
       cancelled: 'Cancelada',
     },
+    historyTitle: 'Tu historial de adjudicaciones',
+    historyEmpty: 'Aquí aparecerán las OPV que te adjudiquen.',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: 'Solicitud en curso',
+      withdrawn: 'Retirada',
+      won: 'Adjudicada',
+      lost: 'Fallida',
+      approved: 'Ejecutada',
+      declined: 'Renunciada',
+      lapsed: 'Caducada',
+      cancelled: 'Fallida',
+    },
     states: {
       applied: 'Pendiente de sorteo',
       withdrawn: 'Retirada',

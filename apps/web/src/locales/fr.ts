@@ -1226,6 +1226,19 @@ export const fr = {
       listed: 'Cotée',
       cancelled: 'Annulée',
     },
+    historyTitle: 'Vos attributions',
+    historyEmpty: 'Les IPO qui vous sont attribuées s’afficheront ici.',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: 'Demande en cours',
+      withdrawn: 'Retirée',
+      won: 'Attribuée',
+      lost: 'Échouée',
+      approved: 'Réussie',
+      declined: 'Refusée',
+      lapsed: 'Expirée',
+      cancelled: 'Échouée',
+    },
     states: {
       applied: 'En attente du tirage',
       withdrawn: 'Retirée',

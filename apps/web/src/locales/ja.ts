@@ -1204,6 +1204,19 @@ export const ja = {
       listed: '上場済み',
       cancelled: '中止',
     },
+    historyTitle: '当選履歴',
+    historyEmpty: 'IPOに当選すると、ここに表示されます。',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: '申込中',
+      withdrawn: '取消済み',
+      won: '当選',
+      lost: '不成立',
+      approved: '約定',
+      declined: '辞退',
+      lapsed: '失効',
+      cancelled: '不成立',
+    },
     states: {
       applied: '抽選待ち',
       withdrawn: '取消済み',

@@ -1179,6 +1179,19 @@ export const zhHans = {
       listed: '已上市',
       cancelled: '已取消',
     },
+    historyTitle: '中签记录',
+    historyEmpty: '新股中签后会显示在这里。',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: '申购中',
+      withdrawn: '已撤销',
+      won: '中签',
+      lost: '失败',
+      approved: '成功',
+      declined: '已放弃',
+      lapsed: '已失效',
+      cancelled: '失败',
+    },
     states: {
       applied: '等待抽签',
       withdrawn: '已撤销',

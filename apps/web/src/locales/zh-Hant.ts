@@ -1177,6 +1177,19 @@ export const zhHant = {
       listed: '已上市',
       cancelled: '已取消',
     },
+    historyTitle: '中籤紀錄',
+    historyEmpty: '新股中籤後會顯示在這裡。',
+    /** a distribution's states as the specification names them: applying, success, failed */
+    distributionStates: {
+      applied: '申購中',
+      withdrawn: '已取消',
+      won: '中籤',
+      lost: '失敗',
+      approved: '成功',
+      declined: '已放棄',
+      lapsed: '已失效',
+      cancelled: '失敗',
+    },
     states: {
       applied: '等待抽籤',
       withdrawn: '已取消',

@@ -386,4 +386,72 @@ describe('distributions', () => {
     });
     expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
   });
+  it('when oversubscribed, draws one unit per account first, then the rest by the published rule', async () => {
+    t.clock.set(new Date(TEST_NOW));
+    const o = await publish({
+      kind: 'distribution',
+      code: '6758',
+      name: 'Sony Group',
+      issuer: 'Sony Group Corporation',
+      market: 'TSE Prime',
+      price_low: null,
+      price_high: null,
+      discount_bps: 300,
+      purchase_deadline: null,
+      offering_units: 4,
+      cap_units: 3,
+      window_open: at(-1),
+      window_close: at(1),
+      draw_at: at(2),
+      listing_at: at(2),
+    });
+    const price = o.offer_price ?? 0;
+    expect(price).toBeGreaterThan(0);
+    // six units asked for four: every account gets one, the fourth goes to one of the two asking for more
+    const asked = [3, 2, 1];
+    const users = [];
+    for (const units of asked) {
+      const u = await customer(10_000_000);
+      const res = await apply(u.token, o.id, { units });
+      expect(res.code).toBe(1);
+      // the customer itself, whose token advanceTo renews
+      users.push({ u, applicationId: res.data.id, units });
+    }
+    await advanceTo(3);
+    let total = 0;
+    for (const u of users) {
+      const [row] = await t.database.db
+        .select()
+        .from(offeringApplications)
+        .where(eq(offeringApplications.id, u.applicationId));
+      expect(row).toMatchObject({ state: 'approved', reserved: 0 });
+      const won = row?.wonUnits ?? 0;
+      expect(won).toBeGreaterThanOrEqual(1);
+      expect(won).toBeLessThanOrEqual(u.units);
+      total += won;
+      const held = await t.database.db.select().from(positions).where(eq(positions.userId, u.u.userId));
+      expect(held).toEqual([expect.objectContaining({ code: '6758', quantity: won * 100, avgPrice: price })]);
+      expect(await userBalances(t.database.db, u.u.userId)).toMatchObject({
+        cash: yen(10_000_000) - won * 100 * price,
+        reserved: 0,
+      });
+    }
+    expect(total).toBe(4);
+    // the single-unit applicant cannot have received the extra unit
+    const [single] = await t.database.db
+      .select()
+      .from(offeringApplications)
+      .where(eq(offeringApplications.id, users[2]?.applicationId ?? 0));
+    expect(single?.wonUnits).toBe(1);
+    const record = body<TDrawRecord>(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/ipo/offerings/${o.id}/draw`,
+        headers: { token: users[0]?.u.token ?? '' },
+      }),
+    ).data;
+    expect(record.problems).toEqual([]);
+    expect(record.allocations.reduce((sum, a) => sum + a.units, 0)).toBe(4);
+    expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
+  });
 });

@@ -76,7 +76,44 @@ function Offerings({ kind }: { kind: TOfferingKind }) {
           />
         ))
       )}
+      {kind === 'ipo' && applications.data && (
+        <WinningHistory items={applications.data.items} locale={locale} />
+      )}
     </div>
+  );
+}
+
+/** 当選履歴: the user's won IPO allocations (won, purchased, declined or lapsed), newest first. */
+function WinningHistory({ items, locale }: { items: readonly TApplication[]; locale: Locale }) {
+  const { t } = useTranslation();
+  const wins = items.filter((a) => a.kind === 'ipo' && a.won_units > 0);
+  return (
+    <section aria-labelledby="ipo-history" data-testid="winning-history">
+      <h2 id="ipo-history" style={{ fontSize: 16 }}>
+        {t('ipo.historyTitle')}
+      </h2>
+      {wins.length === 0 ? (
+        <p>{t('ipo.historyEmpty')}</p>
+      ) : (
+        <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {wins.map((a) => (
+            <li key={a.id} style={{ borderBottom: '1px solid #eee', padding: '8px 0' }}>
+              <div>
+                <strong>
+                  {a.name} ({a.code})
+                </strong>{' '}
+                · {t(`ipo.states.${a.state}`)}
+              </div>
+              <div>
+                {t('ipo.won', { n: a.won_units })} · {t('ipo.amountDue')}: {formatMoney(a.amount_due, locale)}{' '}
+                · {t('ipo.amountPaid')}: {formatMoney(a.amount_paid, locale)}
+              </div>
+              <div style={{ fontSize: 12, color: '#595959' }}>{formatDateTime(a.created_at, locale)}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -179,7 +216,9 @@ function OfferingCard({
       {mine ? (
         <div data-testid="my-application">
           <p>
-            <strong>{t(`ipo.states.${mine.state}`)}</strong>
+            <strong data-testid="application-state">
+              {t(o.kind === 'ipo' ? `ipo.states.${mine.state}` : `ipo.distributionStates.${mine.state}`)}
+            </strong>
             {mine.reason && mine.reason !== 'withdrawn' ? ` (${t(`ipo.reasons.${mine.reason}`)})` : ''}
           </p>
           <p>

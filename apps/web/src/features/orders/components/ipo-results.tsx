@@ -36,7 +36,7 @@ export function IpoResults() {
             <strong>
               {a.name} ({a.code})
             </strong>{' '}
-            · {t(`ipo.states.${a.state}`)}
+            · {t(a.kind === 'ipo' ? `ipo.states.${a.state}` : `ipo.distributionStates.${a.state}`)}
             {a.reason && a.reason !== 'withdrawn' ? ` (${t(`ipo.reasons.${a.reason}`)})` : ''}
           </div>
           <div>

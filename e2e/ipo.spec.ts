@@ -1,0 +1,274 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { route, useLanguage } from './support/app.js';
+import { consoleRoute, loginAsAdmin, openedDialog } from './support/console.js';
+
+/**
+ * IPOs and off-auction distributions end to end (issue 16, ADR 0026) at 390×844, in Japanese and in
+ * English. An administrator publishes an IPO through the console's form and fixes its offer price there; the
+ * demo user applies on the IPO page; the server's clock moves past the close and the drawing time (the
+ * offering job runs in that pass); with the equal policy and more units offered than applicants the demo
+ * user wins, confirms the purchase, and after the listing date holds the shares; "verify this draw" then
+ * recomputes the published record. A distribution published in the console (its price computed by the
+ * server from the previous close) is applied for, drawn and delivered as a holding. Axe finds no serious or
+ * critical violation on the IPO page, the block-trade page or the orders page's IPO tab.
+ */
+const DEMO = { phone: '09000000001', password: 'demo1234' };
+const IPO = '/subPackages/index/ipo/ipo';
+const BLOCK_TRADE = '/subPackages/index/dadan/dadan';
+const ORDERS = '/subPackages/order/order';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+const TEXT = {
+  jp: {
+    applied: '抽選待ち',
+    won: '当選',
+    approved: '購入済み',
+    applying: '申込中',
+    success: '約定',
+    verified: /^検証済み/,
+    ipoTab: 'IPO抽選結果',
+  },
+  en: {
+    applied: 'Waiting for the draw',
+    won: 'Won',
+    approved: 'Purchased',
+    applying: 'Applying',
+    success: 'Success',
+    verified: /^Verified/,
+    ipoTab: 'IPO results',
+  },
+} as const;
+
+async function serverNow(request: APIRequestContext): Promise<Date> {
+  const res = await request.post('/api/clock/advance', { data: { ms: 0 } });
+  return new Date(((await res.json()) as Envelope<{ now: string }>).data.now);
+}
+
+async function advance(request: APIRequestContext, ms: number): Promise<void> {
+  const res = await request.post('/api/clock/advance', { data: { ms } });
+  expect(((await res.json()) as Envelope<unknown>).code).toBe(1);
+}
+
+/** A `datetime-local` value in Tokyo time for an instant (the console reads its dates as Tokyo's). */
+function tokyoLocal(at: Date): string {
+  return new Date(at.getTime() + 9 * HOUR).toISOString().slice(0, 16);
+}
+
+/** Signs the demo user in through the API (a moved clock ends sessions) and keeps the app's session. */
+async function signIn(page: Page, lang: 'jp' | 'en'): Promise<void> {
+  const res = await page.request.post('/api/auth/login', {
+    data: { account: DEMO.phone, password: DEMO.password, agree: true },
+  });
+  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
+  expect(body.code, body.msg).toBe(1);
+  await useLanguage(page, lang);
+  await page.goto(route('/subPackages/login/login'));
+  await page.evaluate(
+    ({ token, userId }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('userId', String(userId));
+    },
+    { token: body.data.token, userId: body.data.user_id },
+  );
+  await page.reload();
+}
+
+async function expectAxeClean(page: Page): Promise<void> {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
+}
+
+/** The administrator's console in a desktop-sized window of its own, on the offerings page. */
+async function openConsole(browser: Browser) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const op = await context.newPage();
+  await loginAsAdmin(op);
+  await op.goto(consoleRoute('/'));
+  await op
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'IPOs and distributions', exact: true })
+    .click();
+  await expect(
+    op.getByRole('heading', { level: 1, name: 'IPOs and off-auction distributions' }),
+  ).toBeVisible();
+  return { op, close: () => context.close() };
+}
+
+async function fillDates(form: Locator, dates: Record<string, Date>): Promise<void> {
+  for (const [label, at] of Object.entries(dates)) {
+    await form.getByLabel(label, { exact: true }).fill(tokyoLocal(at));
+  }
+}
+
+/** The offering's row in the console's table. */
+const consoleRow = (op: Page, code: string) =>
+  op.getByRole('row').filter({ has: op.getByRole('cell', { name: new RegExp(`^${code} `) }) });
+
+test.describe.configure({ timeout: 180_000 });
+
+for (const lang of ['jp', 'en'] as const) {
+  const x = TEXT[lang];
+  // one new code per language, so each run's holding is its own
+  const ipoCode = lang === 'jp' ? '9571' : '9572';
+  const distributionCode = lang === 'jp' ? '6758' : '9984';
+
+  test(`an IPO published in the console, applied for, won, paid, listed and verified (${lang})`, async ({
+    page,
+    browser,
+  }) => {
+    const request = page.request;
+    const now = await serverNow(request);
+    const name = `E2E ${lang} IPO`;
+
+    // the administrator publishes the IPO in the console and fixes its offer price
+    const { op, close } = await openConsole(browser);
+    const form = op.locator('form#offering-ipo');
+    await form.getByLabel('Issuer', { exact: true }).fill(`${name} Inc.`);
+    await form.getByLabel('Stock code', { exact: true }).fill(ipoCode);
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Tentative range: low (yen)').fill('1000');
+    await form.getByLabel('Tentative range: high (yen)').fill('1200');
+    await form.getByLabel('Shares offered to our customers').fill('1000');
+    await form.getByLabel('Limit per customer (units)').fill('3');
+    // the dates out of order are refused in the form, before anything is sent
+    await fillDates(form, {
+      'Book-building opens': new Date(now.getTime() - HOUR),
+      'Book-building closes': new Date(now.getTime() - 2 * HOUR),
+    });
+    await form.getByTestId('publish-ipo').click();
+    await expect(form.getByText('Must come after the date before it')).toBeVisible();
+    await fillDates(form, {
+      'Book-building opens': new Date(now.getTime() - HOUR),
+      'Book-building closes': new Date(now.getTime() + DAY),
+      Draw: new Date(now.getTime() + 2 * DAY),
+      'Purchase deadline': new Date(now.getTime() + 3 * DAY),
+      'Listing date': new Date(now.getTime() + 4 * DAY),
+    });
+    await form.getByLabel('Prospectus link').fill('https://example.jp/prospectus.pdf');
+    await form.getByTestId('publish-ipo').click();
+    const row = consoleRow(op, ipoCode);
+    await expect(row.getByTestId('offering-phase')).toHaveText('Open for applications');
+    await row.getByRole('button', { name: 'Fix the offer price' }).click();
+    const dialog = await openedDialog(op, new RegExp(`^Offer price of ${ipoCode}`));
+    await dialog.getByLabel('Offer price (yen)').fill('1100');
+    await dialog.getByRole('button', { name: 'Fix the offer price' }).click();
+    await expect(row.getByTestId('offer-price')).toContainText('1,100');
+    await close();
+
+    // the demo user applies for one unit
+    await signIn(page, lang);
+    await page.goto(route(IPO));
+    const card = page.getByTestId(`offering-${ipoCode}`);
+    await expect(card.getByTestId('offer-price')).toContainText('1,100');
+    await card.getByTestId('apply-units').fill('1');
+    await expectAxeClean(page);
+    await card.getByTestId('apply').click();
+    await expect(card.getByTestId('application-state')).toHaveText(x.applied);
+
+    // past the close and the drawing time: the draw ran, the demo user won (equal policy, 10 units, 1 applicant)
+    await advance(request, 2 * DAY + HOUR);
+    await signIn(page, lang);
+    await page.goto(route(IPO));
+    await expect(card.getByTestId('application-state')).toHaveText(x.won);
+    await card.getByTestId('confirm-purchase').click();
+    await expect(card.getByTestId('application-state')).toHaveText(x.approved);
+    // the winning history lists the win with what was paid
+    await expect(
+      page.getByTestId('winning-history').getByRole('listitem').filter({ hasText: ipoCode }),
+    ).toContainText('110,000');
+
+    // past the purchase deadline and the listing date: the shares are a holding at the offer price
+    await advance(request, 2 * DAY);
+    await signIn(page, lang);
+    await page.goto(route(`${ORDERS}?tab=holding`));
+    const holding = page
+      .getByTestId('holding-list')
+      .getByRole('button', { name: new RegExp(`\\b${ipoCode}\\b`) });
+    await expect(holding).toBeVisible();
+    await expect(holding).toContainText('100');
+
+    // verify the draw in the app: the published record recomputes to the recorded allocation
+    await page.goto(route(IPO));
+    await card.getByTestId('verify-draw').click();
+    await expect(card.getByTestId('verify-result')).toHaveText(x.verified);
+    await expectAxeClean(page);
+
+    // the orders page's IPO tab lists the application with its figures
+    await page.goto(route(`${ORDERS}?tab=ipo`));
+    await expect(page.getByRole('tab', { name: x.ipoTab })).toHaveAttribute('aria-selected', 'true');
+    const result = page.getByTestId('ipo-results').getByRole('listitem').filter({ hasText: ipoCode });
+    await expect(result).toContainText(x.approved);
+    await expect(result).toContainText('110,000');
+    await expectAxeClean(page);
+  });
+
+  test(`a distribution published in the console, applied for and delivered (${lang})`, async ({
+    page,
+    browser,
+  }) => {
+    const request = page.request;
+    const now = await serverNow(request);
+
+    const { op, close } = await openConsole(browser);
+    const form = op.locator('form#offering-distribution');
+    await form.getByLabel('Stock code', { exact: true }).fill(distributionCode);
+    await form.getByLabel('Name', { exact: true }).fill(`E2E ${lang} distribution`);
+    await form.getByLabel('Issuer', { exact: true }).fill(`E2E ${lang} holder`);
+    await form.getByLabel('Discount (%)').fill('2.5');
+    await form.getByLabel('Total shares').fill('150');
+    await form.getByLabel('Limit per customer (units)').fill('2');
+    await fillDates(form, {
+      'Applications open': new Date(now.getTime() - HOUR),
+      'Applications close': new Date(now.getTime() + 12 * HOUR),
+      Draw: new Date(now.getTime() + 13 * HOUR),
+      Delivery: new Date(now.getTime() + 13 * HOUR),
+    });
+    await form.getByTestId('publish-distribution').click();
+    // 150 shares are not whole units of 100
+    await expect(form.getByText('Must be a whole number of units')).toBeVisible();
+    await form.getByLabel('Total shares').fill('10000');
+    await form.getByTestId('publish-distribution').click();
+    const row = consoleRow(op, distributionCode);
+    // the price is the server's: previous close × (1 − 2.50%), rounded down to a tick
+    await expect(row.getByTestId('offer-price')).toContainText('× (1 − 2.50%)');
+    await close();
+
+    await signIn(page, lang);
+    await page.goto(route(BLOCK_TRADE));
+    const card = page
+      .getByTestId(`offering-${distributionCode}`)
+      .filter({ hasText: `E2E ${lang} distribution` });
+    await card.getByTestId('apply-units').fill('1');
+    await expectAxeClean(page);
+    await card.getByTestId('apply').click();
+    await expect(card.getByTestId('application-state')).toHaveText(x.applying);
+
+    // past the close and the draw (not oversubscribed: filled) and delivered as a holding before the open
+    await advance(request, 13 * HOUR + 60_000);
+    await signIn(page, lang);
+    await page.goto(route(BLOCK_TRADE));
+    await expect(card.getByTestId('application-state')).toHaveText(x.success);
+    await page.goto(route(`${ORDERS}?tab=holding`));
+    await expect(
+      page
+        .getByTestId('holding-list')
+        .getByRole('button', { name: new RegExp(`\\b${distributionCode}\\b`) })
+        .first(),
+    ).toBeVisible();
+  });
+}
