@@ -611,6 +611,7 @@ export const en = {
     stockN: 'Stock {{n}}',
     weightN: 'Weight {{n}}',
     removeStock: 'Remove stock {{n}}',
+    weightFormat: 'Enter a weight in percent from 0.01 to 100, with at most two decimals',
     addStock: 'Add a stock',
     weightsTotal: 'Total: {{total}}% (must be 100%)',
     versionTitle: 'New version of {{name}}',

@@ -609,6 +609,7 @@ export const es = {
     stockN: 'Valor {{n}}',
     weightN: 'Peso {{n}}',
     removeStock: 'Quitar el valor {{n}}',
+    weightFormat: 'Introduzca un peso en porcentaje entre 0,01 y 100, con dos decimales como máximo',
     addStock: 'Añadir un valor',
     weightsTotal: 'Total: {{total}} % (debe ser 100 %)',
     versionTitle: 'Nueva versión de {{name}}',

@@ -610,6 +610,7 @@ export const fr = {
     stockN: 'Valeur {{n}}',
     weightN: 'Pondération {{n}}',
     removeStock: 'Retirer la valeur {{n}}',
+    weightFormat: 'Saisissez une pondération en pourcentage entre 0,01 et 100, avec deux décimales au plus',
     addStock: 'Ajouter une valeur',
     weightsTotal: 'Total : {{total}} % (doit faire 100 %)',
     versionTitle: 'Nouvelle version de {{name}}',

@@ -607,6 +607,7 @@ export const ja = {
     stockN: '銘柄{{n}}',
     weightN: '比率{{n}}',
     removeStock: '銘柄{{n}}を削除',
+    weightFormat: '比率は0.01〜100（%）の範囲で、小数点以下2桁まで入力してください',
     addStock: '銘柄を追加',
     weightsTotal: '合計：{{total}}%（100%にしてください）',
     versionTitle: '{{name}}の新バージョン',

@@ -604,6 +604,7 @@ export const zhHans = {
     stockN: '股票 {{n}}',
     weightN: '权重 {{n}}',
     removeStock: '删除股票 {{n}}',
+    weightFormat: '请输入0.01至100之间的权重（%），最多两位小数',
     addStock: '添加股票',
     weightsTotal: '合计：{{total}}%（须为100%）',
     versionTitle: '{{name}} 的新版本',

@@ -604,6 +604,7 @@ export const zhHant = {
     stockN: '股票 {{n}}',
     weightN: '權重 {{n}}',
     removeStock: '刪除股票 {{n}}',
+    weightFormat: '請輸入0.01至100之間的權重（%），最多兩位小數',
     addStock: '新增股票',
     weightsTotal: '合計：{{total}}%（須為100%）',
     versionTitle: '{{name}} 的新版本',

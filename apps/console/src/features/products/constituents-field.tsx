@@ -58,7 +58,7 @@ export function ConstituentsField({
                     validator: async (_, value: string | undefined) => {
                       const bp = weightBpOf(value);
                       if (bp === null || bp < 1 || bp > WEIGHT_TOTAL_BP) {
-                        throw new Error(tContract('validation.productWeight'));
+                        throw new Error(t('products.weightFormat'));
                       }
                     },
                   },
