@@ -257,7 +257,7 @@ interface VersionValues {
 }
 
 /** A new version of a product's portfolio and fee (administrators): audited, and every holder is told. */
-function VersionModal({ product, onClose }: { product: TProduct; onClose: () => void }) {
+export function VersionModal({ product, onClose }: { product: TProduct; onClose: () => void }) {
   const { t } = useLocale();
   const { message } = App.useApp();
   const client = useQueryClient();
