@@ -136,6 +136,7 @@ export function AnnounceForm() {
           <Form.Item
             name="per_share"
             label={t('dividends.perShareYen')}
+            required
             rules={[
               {
                 validator: async (_, value: string | undefined) => {

@@ -221,7 +221,7 @@ export function PublishForm() {
         </Form.Item>
         <ConstituentsField form={form} />
         <Space wrap align="start">
-          <Form.Item name="fund_cap" label={t('products.fundCap')} rules={[yenRule]}>
+          <Form.Item name="fund_cap" label={t('products.fundCap')} required rules={[yenRule]}>
             <Input inputMode="decimal" style={{ width: 200 }} />
           </Form.Item>
           <Form.Item
@@ -231,10 +231,10 @@ export function PublishForm() {
           >
             <DatePicker format="YYYY-MM-DD" />
           </Form.Item>
-          <Form.Item name="min_investment" label={t('products.minInvestmentYen')} rules={[yenRule]}>
+          <Form.Item name="min_investment" label={t('products.minInvestmentYen')} required rules={[yenRule]}>
             <Input inputMode="decimal" style={{ width: 200 }} />
           </Form.Item>
-          <Form.Item name="fee_percent" label={t('products.feePercent')} rules={[feeRule]}>
+          <Form.Item name="fee_percent" label={t('products.feePercent')} required rules={[feeRule]}>
             <Input inputMode="decimal" suffix="%" style={{ width: 160 }} />
           </Form.Item>
         </Space>
@@ -311,7 +311,7 @@ export function VersionModal({ product, onClose }: { product: TProduct; onClose:
         }}
       >
         <ConstituentsField form={form} known={product.constituents} />
-        <Form.Item name="fee_percent" label={t('products.feePercent')} rules={[feeRule]}>
+        <Form.Item name="fee_percent" label={t('products.feePercent')} required rules={[feeRule]}>
           <Input inputMode="decimal" suffix="%" style={{ width: 160 }} />
         </Form.Item>
         <Form.Item name="reason" label={t('products.reason')} rules={[required()]}>
