@@ -10,7 +10,9 @@ import {
   LogoutOutlined,
   CreditCardOutlined,
   FileSearchOutlined,
+  FundOutlined,
   MoneyCollectOutlined,
+  PayCircleOutlined,
   SettingOutlined,
   TagsOutlined,
   TeamOutlined,
@@ -99,6 +101,8 @@ export function ConsoleLayout() {
     { key: '/offerings', icon: <RocketOutlined />, label: link('/offerings', t('offerings.nav')) },
     { key: '/support', icon: <CustomerServiceOutlined />, label: link('/support', t('nav.support')) },
     { key: '/news', icon: <ReadOutlined />, label: link('/news', t('nav.news')) },
+    { key: '/products', icon: <FundOutlined />, label: link('/products', t('nav.products')) },
+    { key: '/dividends', icon: <PayCircleOutlined />, label: link('/dividends', t('nav.dividends')) },
     { key: '/users', icon: <UserOutlined />, label: link('/users', t('nav.users')) },
     {
       type: 'group',

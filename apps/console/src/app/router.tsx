@@ -90,6 +90,14 @@ export const router = createHashRouter([
             ...lazyPage(() => import('@/features/news/news-page').then((m) => m.NewsPage)),
           },
           {
+            path: 'products',
+            ...lazyPage(() => import('@/features/products/products-page').then((m) => m.ProductsPage)),
+          },
+          {
+            path: 'dividends',
+            ...lazyPage(() => import('@/features/dividends/dividends-page').then((m) => m.DividendsPage)),
+          },
+          {
             path: 'support',
             ...lazyPage(() => import('@/features/support/support-page').then((m) => m.SupportPage)),
           },

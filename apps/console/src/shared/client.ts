@@ -1,4 +1,4 @@
-import { createConsoleApi } from './api-client';
+import { createConsoleApi, type ConsoleApiDeps } from './api-client';
 import { i18n } from './i18n';
 import { notify } from './notifier';
 import { queryClient } from './query-client';
@@ -9,9 +9,8 @@ function goTo(hash: string) {
   if (typeof window !== 'undefined' && window.location.hash !== hash) window.location.hash = hash;
 }
 
-export const api = createConsoleApi({
-  fetch: (input, init) => fetch(input, init),
-  baseUrl: '/api/console',
+const deps = {
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
   getLang: () => langOf(sessionStore.getState().locale),
   getToken: () => sessionStore.getState().token,
   notify: notify.error,
@@ -31,4 +30,12 @@ export const api = createConsoleApi({
     void queryClient.invalidateQueries({ queryKey: ['me'] });
     goTo('#/password');
   },
-});
+} satisfies Omit<ConsoleApiDeps, 'baseUrl'>;
+
+export const api = createConsoleApi({ ...deps, baseUrl: '/api/console' });
+
+/**
+ * The public API under /api (market data that any visitor may read), e.g. the universe's stocks for a
+ * product's constituents; same language, toasts and session handling as `api`.
+ */
+export const publicApi = createConsoleApi({ ...deps, baseUrl: '/api' });
