@@ -97,7 +97,7 @@ describe('a short seller’s dividend adjustment held back from withdrawable cas
     await announceDividend(
       t.database.db,
       null,
-      { code: '7203', per_share: 3750, record_date: '2026-11-30', payment_date: '2026-12-15' },
+      { code: '7203', per_share: sen(3750), record_date: '2026-11-30', payment_date: '2026-12-15' },
       t.clock.now(),
     );
     t.clock.set(TOKYO('2026-11-26', '10:00'));
