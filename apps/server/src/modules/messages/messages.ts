@@ -26,6 +26,32 @@ export async function notify(
   queueEvent(outbox, userId, kind, params, at, row?.id ?? null);
 }
 
+/** notify() for many messages (a daily job's batch): one insert per 1,000 messages, events queued in order. */
+export async function notifyMany(
+  tx: Executor,
+  outbox: EventOutbox,
+  items: readonly { userId: number; kind: string; params: Record<string, unknown> }[],
+  at: Date,
+): Promise<void> {
+  for (let start = 0; start < items.length; start += 1_000) {
+    const batch = items.slice(start, start + 1_000);
+    const rows = await tx
+      .insert(messages)
+      .values(
+        batch.map((m) => ({
+          userId: m.userId,
+          kind: m.kind,
+          params: JSON.stringify(m.params),
+          createdAt: at,
+        })),
+      )
+      .returning({ id: messages.id });
+    // PostgreSQL answers a multi-row VALUES insert's rows in their order
+    for (const [i, m] of batch.entries())
+      queueEvent(outbox, m.userId, m.kind, m.params, at, rows[i]?.id ?? null);
+  }
+}
+
 /** The values of messageCte's parameters. */
 export interface MessageParams extends Record<string, unknown> {
   messageId: number;
