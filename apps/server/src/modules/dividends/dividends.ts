@@ -10,6 +10,7 @@ import {
 } from '@kabuto/contract';
 import { dividendAnnouncements, dividendPayments, orders, positions, watchlist } from '../../db/schema.js';
 import type { Db, Executor, Tx } from '../../db/types.js';
+import { run, statement } from '../../db/statement.js';
 import { AppError } from '../../lib/app-error.js';
 import { tokyoParts } from '../../lib/tokyo-time.js';
 import { getInstrument } from '../../market/instruments.js';
@@ -199,6 +200,30 @@ export async function entitlements(db: Executor, code: string, cumDate: string):
   ].sort((a, b) => a.userId - b.userId || a.taxAccount.localeCompare(b.taxAccount));
 }
 
+/** A batch's payment rows in one statement (arrays, whatever the batch's size). */
+const insertPayments = statement<{
+  announcement: number;
+  users: number[];
+  kinds: string[];
+  accounts: string[];
+  quantities: number[];
+  gross: number[];
+  national: number[];
+  local: number[];
+  net: number[];
+  entries: number[];
+  at: Date;
+}>(
+  'dividends_insert_payments',
+  (p) => `insert into dividend_payments (announcement_id, user_id, kind, tax_account, quantity, gross,
+      tax_national, tax_local, net, entry_id, paid_at)
+    select ${p('announcement')}::int, v.user_id, v.kind, v.tax_account, v.quantity, v.gross, v.tax_national,
+      v.tax_local, v.net, v.entry_id, ${p('at')}::timestamptz
+    from unnest(${p('users')}::int[], ${p('kinds')}::text[], ${p('accounts')}::text[], ${p('quantities')}::int[],
+      ${p('gross')}::bigint[], ${p('national')}::bigint[], ${p('local')}::bigint[], ${p('net')}::bigint[],
+      ${p('entries')}::int[]) as v(user_id, kind, tax_account, quantity, gross, tax_national, tax_local, net, entry_id)`,
+);
+
 /** Holdings credited per batch: their locks taken, entries, payment rows and messages written together. */
 export const CREDIT_BATCH = 1_000;
 
@@ -296,21 +321,19 @@ export async function payAnnouncement(
               ],
       })),
     );
-    await tx.insert(dividendPayments).values(
-      credits.map(({ e, kind, gross, national, local, net }, i) => ({
-        announcementId: row.id,
-        userId: e.userId,
-        kind,
-        taxAccount: e.taxAccount,
-        quantity: e.quantity,
-        gross,
-        taxNational: national,
-        taxLocal: local,
-        net,
-        entryId: entryIds[i] ?? 0,
-        paidAt: at,
-      })),
-    );
+    await run(tx, insertPayments, {
+      announcement: row.id,
+      users: credits.map((c) => c.e.userId),
+      kinds: credits.map((c) => c.kind),
+      accounts: credits.map((c) => c.e.taxAccount),
+      quantities: credits.map((c) => c.e.quantity),
+      gross: credits.map((c) => c.gross),
+      national: credits.map((c) => c.national),
+      local: credits.map((c) => c.local),
+      net: credits.map((c) => c.net),
+      entries: entryIds,
+      at,
+    });
     await notifyMany(
       tx,
       outbox,
