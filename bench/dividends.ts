@@ -188,7 +188,7 @@ try {
       2,
     ),
   );
-  if ((mismatches.length > 0 || paid?.n) ?? 0 !== HOLDERS) process.exitCode = 1;
+  if (mismatches.length > 0 || paid?.n !== HOLDERS || following?.n !== HOLDERS) process.exitCode = 1;
 } finally {
   await t.close();
 }
