@@ -65,6 +65,7 @@ import { reviewRoutes } from './modules/funds/review-routes.js';
 import { productConsoleRoutes } from './modules/products/console-routes.js';
 import { productRoutes } from './modules/products/routes.js';
 import { dividendConsoleRoutes, dividendRoutes } from './modules/dividends/routes.js';
+import { loadPriceAdjustments, PRICE_ADJUSTMENTS_CHANNEL } from './modules/dividends/price-adjustments.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
@@ -310,15 +311,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   realtime.runWhileLeader(matcher);
 
   let stopHearingRevocations: (() => Promise<void>) | undefined;
+  let stopHearingAdjustments: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
       if (revocation) endHere(revocation);
     });
+    // the dividends' ex-date price drops (ADR 0027), loaded now and again whenever one is published
+    const reloadAdjustments = () =>
+      loadPriceAdjustments(app.ctx).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not load the price adjustments');
+      });
+    stopHearingAdjustments = await pubsub.subscribe(PRICE_ADJUSTMENTS_CHANNEL, () => {
+      void reloadAdjustments();
+    });
+    await reloadAdjustments();
     await realtime.start({ produce: options.produceTicks ?? true });
   });
   app.addHook('onClose', async () => {
     await stopHearingRevocations?.();
+    await stopHearingAdjustments?.();
     await realtime.stop();
     await pubsub.close();
     if (app.ctx.uploads instanceof S3UploadStore) app.ctx.uploads.close();

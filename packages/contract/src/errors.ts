@@ -84,6 +84,7 @@ export const ERRORS = {
   WITHDRAWAL_BELOW_MIN: { code: 1331, http: 422 },
   WITHDRAWAL_EXCEEDS_AVAILABLE: { code: 1332, http: 422 },
   TRANSFER_DATE_INVALID: { code: 1333, http: 422 },
+  WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD: { code: 1334, http: 422 },
   ALREADY_REVIEWED: { code: 1341, http: 409 },
   SECOND_APPROVER_SAME: { code: 1342, http: 409 },
   DEPOSIT_REASON_REQUIRED: { code: 1343, http: 422 },

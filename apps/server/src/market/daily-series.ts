@@ -21,6 +21,11 @@ export interface DailyParams {
   prevClose: number;
   /** mean daily volume in shares (0 for an index) */
   avgVolume: number;
+  /**
+   * The amount (grid units) the day's base price is lowered by from the previous close: a dividend on its
+   * ex date (権利落ち日). Undefined or 0 on other days.
+   */
+  adjustment?: (date: IsoDate) => number;
 }
 
 interface DayDraws {
@@ -49,11 +54,19 @@ function drawsFor(date: IsoDate, p: DailyParams): DayDraws {
   };
 }
 
-/** A previous close on the grid, near `raw`, from which `close` is inside the daily limits. */
-export function reachablePreviousClose(grid: PriceGrid, close: number, raw: number): number {
+/** The base price of a day (its limits' and change's reference): the previous close less the adjustment. */
+export function basePrice(prevClose: number, adjustment: number): number {
+  return Math.max(1, prevClose - adjustment);
+}
+
+/**
+ * A previous close on the grid, near `raw`, from which `close` is inside the daily limits (of the base price
+ * the previous close less `adjustment` gives, on an ex date).
+ */
+export function reachablePreviousClose(grid: PriceGrid, close: number, raw: number, adjustment = 0): number {
   let prev = grid.round(Math.max(raw, 1), 'nearest');
-  while (close > grid.limits(prev).upper) prev = grid.up(prev);
-  while (close < grid.limits(prev).lower) prev = grid.down(prev);
+  while (close > grid.limits(basePrice(prev, adjustment)).upper) prev = grid.up(prev);
+  while (close < grid.limits(basePrice(prev, adjustment)).lower) prev = grid.down(prev);
   return prev;
 }
 
@@ -71,6 +84,10 @@ function clamp(value: number, lower: number, upper: number): number {
  *
  * Only the closes are kept (8 bytes a day over the days generated so far): a day's open, high, low and
  * volume follow from its close, the close before and the day's draws, and are recomputed when asked.
+ *
+ * On a day with an adjustment (a dividend's ex date) the walk starts from the base price, the previous close
+ * less the dividend, as the exchange lowers the reference price: the day's return, open, limits and change
+ * are measured from it, so the whole path from the ex date on is lower by the dividend.
  */
 export class DailyWalk {
   /** closes of days base..base + closes.length - 1; known for first-1..last */
@@ -101,15 +118,17 @@ export class DailyWalk {
     while (this.first > lowest) {
       const j = this.first - 1;
       const close = this.close(j);
-      this.setClose(j - 1, reachablePreviousClose(this.p.grid, close, close / Math.exp(this.draws(j).ret)));
+      const adjustment = this.adjustment(j);
+      const raw = close / Math.exp(this.draws(j).ret) + adjustment;
+      this.setClose(j - 1, reachablePreviousClose(this.p.grid, close, raw, adjustment));
       this.first = j;
     }
     const highest = Math.min(to, this.days.length - 1);
     while (this.last < highest) {
       const j = this.last + 1;
-      const prev = this.close(j - 1);
-      const { lower, upper } = this.p.grid.limits(prev);
-      this.setClose(j, this.p.grid.round(clamp(prev * Math.exp(this.draws(j).ret), lower, upper), 'nearest'));
+      const base = this.baseOf(j);
+      const { lower, upper } = this.p.grid.limits(base);
+      this.setClose(j, this.p.grid.round(clamp(base * Math.exp(this.draws(j).ret), lower, upper), 'nearest'));
       this.last = j;
     }
   }
@@ -118,6 +137,14 @@ export class DailyWalk {
   close(j: number): number {
     if (j < this.first - 1 || j > this.last) throw new RangeError(`day ${j} is not generated`);
     return this.closes[j - this.base] ?? 0;
+  }
+
+  /**
+   * Day j's base price (基準値段): the close of day j - 1, less day j's adjustment (a dividend on its ex
+   * date). Its limits bound day j's prices. (1 ≤ j, generated: call ensure first.)
+   */
+  baseOf(j: number): number {
+    return basePrice(this.close(j - 1), this.adjustment(j));
   }
 
   /** Day j's bar (1 ≤ j, generated: call ensure first). */
@@ -144,6 +171,10 @@ export class DailyWalk {
     this.closes[j - this.base] = value;
   }
 
+  private adjustment(j: number): number {
+    return this.p.adjustment?.(this.days[j] ?? '') ?? 0;
+  }
+
   private draws(j: number): DayDraws {
     return drawsFor(this.days[j] ?? '', this.p);
   }
@@ -152,7 +183,7 @@ export class DailyWalk {
   private barOf(j: number, d: DayDraws): DayBar {
     const { grid, avgVolume } = this.p;
     const sigma = this.sigma;
-    const prev = this.close(j - 1);
+    const prev = this.baseOf(j);
     const close = this.close(j);
     const { lower, upper } = grid.limits(prev);
     const move = Math.log(close / prev);

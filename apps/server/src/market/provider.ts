@@ -37,6 +37,12 @@ export interface MarketDataProvider {
    * undefined for a code the provider does not quote or whose prices are not simulated.
    */
   priceBasis(code: string): ParameterBasis | undefined;
+  /**
+   * The published corporate actions that lower a stock's base price (a dividend on its ex date), the whole
+   * set each time (the app loads it from the dividend announcements at start and after each publication).
+   * A provider of real prices has them in its feed already and need not implement this.
+   */
+  setPriceAdjustments?(adjustments: readonly PriceAdjustment[]): void;
   /** starts / stops the live feed (idempotent) */
   start(): void;
   stop(): void;
@@ -58,6 +64,10 @@ export interface Quote {
   open: Sen;
   high: Sen;
   low: Sen;
+  /**
+   * the base price (基準値段): the previous close, or on a dividend's ex date the previous close less the
+   * dividend (PriceAdjustment), as the exchange lowers the reference price
+   */
   prev_close: Sen;
   /** shares traded in the session */
   volume: number;
@@ -154,6 +164,15 @@ export interface Board {
   trading_date: string;
   time: string;
   simulated: boolean;
+}
+
+/** A stock's base price lowered on a date by an amount: a dividend per share on its ex date (権利落ち日). */
+export interface PriceAdjustment {
+  code: string;
+  /** Tokyo trading date from which the price is lower */
+  exDate: string;
+  /** sen per share */
+  amount: Sen;
 }
 
 export type MarketEvent = { type: 'quote'; quote: Quote } | { type: 'index'; index: IndexQuote };

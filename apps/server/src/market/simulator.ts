@@ -20,6 +20,7 @@ import {
   type MarketDataProvider,
   type MarketEvent,
   type MarketListener,
+  type PriceAdjustment,
   type Quote,
 } from './provider.js';
 import { dayNumber, hashString, mixKeys, Rng } from './random.js';
@@ -79,6 +80,8 @@ export interface SimulatorOptions {
   universe?: MarketUniverse;
   /** the codes to list and tick, all in the universe (default: the whole universe) */
   codes?: readonly string[];
+  /** dividends lowering base prices on their ex dates (see setPriceAdjustments) */
+  adjustments?: readonly PriceAdjustment[];
 }
 
 /** What the simulator needs to walk one instrument (a stock in sen, or TOPIX in hundredths of a point). */
@@ -108,6 +111,8 @@ interface Snapshot {
   high: number;
   low: number;
   prevClose: number;
+  /** the day's base price: prevClose, less the dividend on its ex date */
+  base: number;
   volume: number;
   turnover: number;
 }
@@ -198,6 +203,8 @@ export class MarketSimulator implements MarketDataProvider {
   private lastPhase: string | undefined;
   /** per stock: its latest board, reused while its quote is unchanged (the matcher asks for it per order) */
   private readonly boards = new Map<string, Board>();
+  /** per stock: the amount (sen) its base price is lowered by on each ex date */
+  private adjustments = new Map<string, ReadonlyMap<IsoDate, number>>();
 
   constructor(options: SimulatorOptions = {}) {
     const data = options.data ?? referenceData();
@@ -279,6 +286,41 @@ export class MarketSimulator implements MarketDataProvider {
     this.days.push(first);
     this.dayIndex.set(first, 0);
     this.ensureDays(this.topix.refDate);
+    if (options.adjustments) this.setPriceAdjustments(options.adjustments);
+  }
+
+  /**
+   * Sets the dividends that lower stocks' base prices on their ex dates (the whole set; codes outside the
+   * universe are ignored). From its ex date on, a stock's walk starts from the previous close less the
+   * dividend (daily-series.ts), so bars, quotes, limits and the board all follow the lower path. A stock
+   * whose adjustments changed has its paths recomputed; the others keep theirs.
+   */
+  setPriceAdjustments(adjustments: readonly PriceAdjustment[]): void {
+    const next = new Map<string, Map<IsoDate, number>>();
+    for (const a of adjustments) {
+      if (!this.specs.has(a.code) || !(a.amount > 0)) continue;
+      const byDate = next.get(a.code) ?? new Map<IsoDate, number>();
+      byDate.set(a.exDate, (byDate.get(a.exDate) ?? 0) + a.amount);
+      next.set(a.code, byDate);
+    }
+    const same = (x: ReadonlyMap<IsoDate, number> | undefined, y: ReadonlyMap<IsoDate, number> | undefined) =>
+      (x?.size ?? 0) === (y?.size ?? 0) && [...(x ?? [])].every(([d, v]) => y?.get(d) === v);
+    const changed = [...new Set([...this.adjustments.keys(), ...next.keys()])].filter(
+      (code) => !same(this.adjustments.get(code), next.get(code)),
+    );
+    this.adjustments = next;
+    if (changed.length === 0) return;
+    for (const code of changed) {
+      this.daily.delete(code);
+      this.latestDay.delete(code);
+      this.latestMinute.delete(code);
+      this.prepared.delete(code);
+      this.boards.delete(code);
+    }
+    // the day and minute caches are keyed by code and date: simpler to drop them than to pick out the codes
+    this.intradayCache.clear();
+    this.secondsCache.clear();
+    this.nikkeiPaths.clear();
   }
 
   /** How many minute and second paths are held (for measurements and tests of the memory bounds). */
@@ -504,6 +546,7 @@ export class MarketSimulator implements MarketDataProvider {
         refClose: spec.refClose,
         prevClose: spec.prevClose,
         avgVolume: spec.avgVolume,
+        adjustment: (date) => this.adjustments.get(spec.id)?.get(date) ?? 0,
       });
       this.daily.set(spec.id, walk);
     }
@@ -559,7 +602,9 @@ export class MarketSimulator implements MarketDataProvider {
     const j = this.dayIndex.get(pos.date);
     if (j === undefined || j < 1) return undefined;
     const path = this.intraday(spec, j);
-    const prevClose = this.series(spec, j, j).close(j - 1);
+    const walk = this.series(spec, j, j);
+    const prevClose = walk.close(j - 1);
+    const base = walk.baseOf(j);
     const { day } = path;
     const open = day.open;
     if (pos.closed) {
@@ -572,6 +617,7 @@ export class MarketSimulator implements MarketDataProvider {
         high: day.high,
         low: day.low,
         prevClose,
+        base,
         volume: day.volume,
         turnover: (path.prefixTurnover[CONTINUOUS_MINUTES] ?? 0) + path.auctionVolume * close,
       };
@@ -582,7 +628,7 @@ export class MarketSimulator implements MarketDataProvider {
     let volume = path.prefixVolume[k] ?? 0;
     let turnover = path.prefixTurnover[k] ?? 0;
     let last = path.point[k] ?? open;
-    let before = k > 0 ? (path.point[k - 1] ?? prevClose) : prevClose;
+    let before = k > 0 ? (path.point[k - 1] ?? base) : base;
     if (pos.second !== null && k < CONTINUOUS_MINUTES) {
       const sec = this.seconds(spec, j, k);
       for (let x = 0; x <= pos.second; x++) {
@@ -596,13 +642,14 @@ export class MarketSimulator implements MarketDataProvider {
       volume += partial;
       turnover += partial * last;
     }
-    return { date: pos.date, last, before, open, high, low, prevClose, volume, turnover };
+    return { date: pos.date, last, before, open, high, low, prevClose, base, volume, turnover };
   }
 
   private quoteAt(spec: Spec, pos: MarketPosition): Quote | undefined {
     const snap = this.snapshot(spec, pos);
     if (!snap) return undefined;
-    const { lower, upper } = spec.grid.limits(snap.prevClose);
+    // on an ex date the base price (previous close less the dividend) is the reference of limits and change
+    const { lower, upper } = spec.grid.limits(snap.base);
     let bid: number;
     let ask: number;
     if (snap.last >= snap.before) {
@@ -620,7 +667,7 @@ export class MarketSimulator implements MarketDataProvider {
       ask = snap.last;
       bid = spec.grid.down(snap.last);
     }
-    const change = snap.last - snap.prevClose;
+    const change = snap.last - snap.base;
     return {
       code: spec.id,
       last: sen(snap.last),
@@ -629,11 +676,11 @@ export class MarketSimulator implements MarketDataProvider {
       open: sen(snap.open),
       high: sen(snap.high),
       low: sen(snap.low),
-      prev_close: sen(snap.prevClose),
+      prev_close: sen(snap.base),
       volume: snap.volume,
       turnover: sen(Math.round(snap.turnover)),
       change: sen(change),
-      change_bp: Math.round((change * 10_000) / snap.prevClose),
+      change_bp: Math.round((change * 10_000) / snap.base),
       limit_up: sen(upper),
       limit_down: sen(lower),
       trading_date: snap.date,

@@ -100,6 +100,8 @@ export const en = {
     BANK_ACCOUNT_LIMIT: 'You can register up to {{max}} bank accounts',
     WITHDRAWAL_BELOW_MIN: 'Withdrawal amount cannot be less than the minimum withdrawal amount: {{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: 'The amount is more than you can withdraw now ({{available}})',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      'The dividend adjustment your short positions owe ({{owed}}) is held back until it is paid: you can withdraw up to {{available}}',
     TRANSFER_DATE_INVALID: 'The transfer date cannot be in the future or more than 30 days ago',
     ALREADY_REVIEWED: 'This request has already been reviewed',
     SECOND_APPROVER_SAME: 'The second approval must come from a different operator',

@@ -97,6 +97,8 @@ export const es = {
     BANK_ACCOUNT_LIMIT: 'Puede registrar hasta {{max}} cuentas bancarias',
     WITHDRAWAL_BELOW_MIN: 'El importe del retiro no puede ser inferior al importe mínimo de retiro: {{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: 'El importe supera lo que puede retirar ahora ({{available}})',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      'El ajuste por dividendo que deben sus posiciones cortas ({{owed}}) queda retenido hasta su pago: puede retirar hasta {{available}}',
     TRANSFER_DATE_INVALID: 'La fecha de la transferencia no puede ser futura ni de hace más de 30 días',
     ALREADY_REVIEWED: 'Esta solicitud ya fue revisada',
     SECOND_APPROVER_SAME: 'La segunda aprobación debe darla otro operador',

@@ -102,6 +102,8 @@ export const fr = {
     WITHDRAWAL_BELOW_MIN:
       'Le montant du retrait ne peut pas être inférieur au montant minimum de retrait : {{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: 'Le montant dépasse ce que vous pouvez retirer maintenant ({{available}})',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      'L’ajustement de dividende dû par vos positions à découvert ({{owed}}) est retenu jusqu’à son paiement : vous pouvez retirer jusqu’à {{available}}',
     TRANSFER_DATE_INVALID: 'La date du virement ne peut être ni future ni antérieure de plus de 30 jours',
     ALREADY_REVIEWED: 'Cette demande a déjà été examinée',
     SECOND_APPROVER_SAME: 'La seconde approbation doit venir d’un autre opérateur',

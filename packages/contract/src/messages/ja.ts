@@ -93,6 +93,8 @@ export const ja = {
     BANK_ACCOUNT_LIMIT: '登録できる銀行口座は{{max}}件までです',
     WITHDRAWAL_BELOW_MIN: '出金額は最低出金額を下回ることはできません：{{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: '出金可能額（{{available}}）を超えています',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      '売建玉の配当落調整金（{{owed}}）は支払日まで出金できません（出金可能額：{{available}}）',
     TRANSFER_DATE_INVALID: '振込日は本日以前、30日以内の日付を入力してください',
     ALREADY_REVIEWED: 'この申請はすでに審査済みです',
     SECOND_APPROVER_SAME: '二次承認は別の担当者が行う必要があります',

@@ -84,6 +84,8 @@ export const zhHans = {
     BANK_ACCOUNT_LIMIT: '最多可登记 {{max}} 个银行账户',
     WITHDRAWAL_BELOW_MIN: '提现金额不能低于最低提现金额：{{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: '金额超过当前可提现金额（{{available}}）',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      '融券空头应付的股息调整金（{{owed}}）在支付日前不能提现：最多可提现{{available}}',
     TRANSFER_DATE_INVALID: '转账日期不能晚于今天，也不能早于 30 天前',
     ALREADY_REVIEWED: '该申请已审核',
     SECOND_APPROVER_SAME: '第二次审批必须由另一位操作员完成',

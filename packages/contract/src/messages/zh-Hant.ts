@@ -84,6 +84,8 @@ export const zhHant = {
     BANK_ACCOUNT_LIMIT: '最多可登錄 {{max}} 個銀行帳戶',
     WITHDRAWAL_BELOW_MIN: '提領金額不能低於最低提領金額：{{m}}',
     WITHDRAWAL_EXCEEDS_AVAILABLE: '金額超過目前可提領金額（{{available}}）',
+    WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD:
+      '融券空頭應付的股息調整金（{{owed}}）在支付日前不能出金：最多可出金{{available}}',
     TRANSFER_DATE_INVALID: '匯款日期不能晚於今天，也不能早於 30 天前',
     ALREADY_REVIEWED: '此申請已審核',
     SECOND_APPROVER_SAME: '第二次核准必須由另一位操作員進行',

@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { ZDepositUrlResponse, ZUserIdQuery, ZUserInfo, ZWithdrawalRules, envelope } from '@kabuto/contract';
+import {
+  ZDepositUrlResponse,
+  ZUserIdQuery,
+  ZUserInfo,
+  ZWithdrawalRules,
+  envelope,
+  sen,
+} from '@kabuto/contract';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { loadUserInfo } from './user-info.js';
 import { withdrawalRules } from './withdrawal-rules.js';
 import { userBalances } from '../ledger/ledger.js';
+import { dividendAdjustmentsHeld } from '../dividends/held.js';
 import { loadSettings, withdrawalPolicy } from '../settings/settings.js';
 
 /** The three calls the specification names, with their exact paths. */
@@ -44,13 +52,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = ownUserId(request, request.query.user_id);
-      const [policy, balances] = await Promise.all([
+      const now = app.ctx.clock.now();
+      const [policy, balances, held] = await Promise.all([
         withdrawalPolicy(app.ctx.db, app.ctx.config),
         userBalances(app.ctx.db, userId),
+        // a short seller's dividend adjustments from the ex date to the payment (ADR 0027)
+        dividendAdjustmentsHeld(app.ctx.db, userId, now),
       ]);
       return ok(request, {
-        ...withdrawalRules(policy, app.ctx.isBusinessDay, app.ctx.clock.now()),
-        withdrawable: balances.cash,
+        ...withdrawalRules(policy, app.ctx.isBusinessDay, now),
+        withdrawable: sen(Math.max(0, balances.cash - held)),
       });
     },
   );

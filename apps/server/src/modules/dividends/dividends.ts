@@ -10,15 +10,16 @@ import {
 } from '@kabuto/contract';
 import { dividendAnnouncements, dividendPayments, orders, positions, watchlist } from '../../db/schema.js';
 import type { Db, Executor, Tx } from '../../db/types.js';
+import { run, statement } from '../../db/statement.js';
 import { AppError } from '../../lib/app-error.js';
 import { tokyoParts } from '../../lib/tokyo-time.js';
 import { getInstrument } from '../../market/instruments.js';
 import { audit } from '../console/audit.js';
 import { hasRun, runOnce } from '../jobs/run-once.js';
 import type { ScheduledJob } from '../jobs/job.js';
-import { lockUser, postEntry } from '../ledger/ledger.js';
+import { lockUsers, postEntries } from '../ledger/ledger.js';
 import { readsJapanese } from '../market/views.js';
-import { notify, type EventOutbox } from '../messages/messages.js';
+import { notifyMany, type EventOutbox } from '../messages/messages.js';
 import { taxSettings } from '../settings/settings.js';
 import { adjustmentOf, businessDaysUntil, dividendDates, entitlementCutoff } from './dates.js';
 
@@ -199,103 +200,160 @@ export async function entitlements(db: Executor, code: string, cumDate: string):
   ].sort((a, b) => a.userId - b.userId || a.taxAccount.localeCompare(b.taxAccount));
 }
 
+/** A batch's payment rows in one statement (arrays, whatever the batch's size). */
+const insertPayments = statement<{
+  announcement: number;
+  users: number[];
+  kinds: string[];
+  accounts: string[];
+  quantities: number[];
+  gross: number[];
+  national: number[];
+  local: number[];
+  net: number[];
+  entries: number[];
+  at: Date;
+}>(
+  'dividends_insert_payments',
+  (p) => `insert into dividend_payments (announcement_id, user_id, kind, tax_account, quantity, gross,
+      tax_national, tax_local, net, entry_id, paid_at)
+    select ${p('announcement')}::int, v.user_id, v.kind, v.tax_account, v.quantity, v.gross, v.tax_national,
+      v.tax_local, v.net, v.entry_id, ${p('at')}::timestamptz
+    from unnest(${p('users')}::int[], ${p('kinds')}::text[], ${p('accounts')}::text[], ${p('quantities')}::int[],
+      ${p('gross')}::bigint[], ${p('national')}::bigint[], ${p('local')}::bigint[], ${p('net')}::bigint[],
+      ${p('entries')}::int[]) as v(user_id, kind, tax_account, quantity, gross, tax_national, tax_local, net, entry_id)`,
+);
+
+/** Holdings credited per batch: their locks taken, entries, payment rows and messages written together. */
+export const CREDIT_BATCH = 1_000;
+
+type PaymentKind = 'dividend' | 'adjustment_receive' | 'adjustment_pay';
+
+/** What one entitlement is paid: the dividend less withholding, or a margin position's adjustment. */
+function creditOf(row: AnnouncementRow, e: Entitlement, rates: Awaited<ReturnType<typeof taxSettings>>) {
+  const gross = e.quantity * row.perShare;
+  let kind: PaymentKind;
+  let national = 0;
+  let local = 0;
+  let net: number;
+  if (e.kind === 'cash') {
+    kind = 'dividend';
+    if (e.taxAccount !== 'nisa') {
+      const tax = withholdingFor(gross, rates);
+      national = tax.national;
+      local = tax.local;
+    }
+    net = gross - national - local;
+  } else {
+    net = adjustmentOf(
+      gross,
+      e.direction,
+      e.marginType === 'general' ? 'general' : 'standard',
+      rates.national_rate_pcm,
+    );
+    kind = net >= 0 ? 'adjustment_receive' : 'adjustment_pay';
+  }
+  return { e, kind, gross, national, local, net };
+}
+
 /**
- * Pays one announcement (the job's one transaction): for each entitlement, under the holder's lock, one
- * journal entry and its payment row and message. Cash shares: the dividend less the withholding (a setting,
- * default 15.315% + 5%, each floored to the yen on the whole payment) in 特定 and 一般 accounts, none in NISA
- * (株式数比例配分方式: dividends are received at the broker). Margin: the adjustment amount, not taxed.
+ * Pays one announcement (the job's one transaction): for each entitlement one journal entry, its payment row
+ * and a message, CREDIT_BATCH holdings at a time under their holders' locks (lockUsers, postEntries and
+ * multi-row inserts: a few statements per batch, so 100,000 holders are paid in seconds; bench/dividends.ts).
+ * Cash shares: the dividend less the withholding (a setting, default 15.315% + 5%, each floored to the yen on
+ * the whole payment) in 特定 and 一般 accounts, none in NISA (株式数比例配分方式: dividends are received at the
+ * broker). Margin: the adjustment amount, not taxed.
  */
 export async function payAnnouncement(
   tx: Tx,
   row: AnnouncementRow,
   at: Date,
   outbox: EventOutbox,
+  batchSize = CREDIT_BATCH,
 ): Promise<{ announcement: number; payments: number; gross: number; net: number }> {
   const rates = await taxSettings(tx);
   let payments = 0;
   let grossTotal = 0;
   let netTotal = 0;
-  for (const e of await entitlements(tx, row.code, row.cumDate)) {
-    await lockUser(tx, e.userId);
-    const gross = e.quantity * row.perShare;
-    let kind: 'dividend' | 'adjustment_receive' | 'adjustment_pay';
-    let national = 0;
-    let local = 0;
-    let net: number;
-    if (e.kind === 'cash') {
-      kind = 'dividend';
-      if (e.taxAccount !== 'nisa') {
-        const tax = withholdingFor(gross, rates);
-        national = tax.national;
-        local = tax.local;
-      }
-      net = gross - national - local;
-    } else {
-      net = adjustmentOf(
-        gross,
-        e.direction,
-        e.marginType === 'general' ? 'general' : 'standard',
-        rates.national_rate_pcm,
-      );
-      kind = net >= 0 ? 'adjustment_receive' : 'adjustment_pay';
-    }
-    if (net === 0 && national === 0 && local === 0) continue;
-    const params = {
-      code: row.code,
-      announcement_id: row.id,
-      quantity: e.quantity,
-      per_share: row.perShare,
-      gross,
-      national,
-      local,
-      net,
-      direction: e.direction,
-    };
-    const entryId = await postEntry(tx, {
-      kind: kind === 'dividend' ? 'dividend' : 'dividend_adjustment',
-      memo:
-        kind === 'dividend'
-          ? `Dividend of ${row.code}: ${e.quantity} shares x ${row.perShare} sen`
-          : `Dividend adjustment of ${row.code} (${e.direction}): ${e.quantity} shares x ${row.perShare} sen`,
-      params,
-      ref: `dividend:${row.id}`,
+  const all = await entitlements(tx, row.code, row.cumDate);
+  for (let start = 0; start < all.length; start += batchSize) {
+    const batch = all.slice(start, start + batchSize);
+    await lockUsers(
+      tx,
+      batch.map((e) => e.userId),
+    );
+    const credits = batch
+      .map((e) => creditOf(row, e, rates))
+      .filter((c) => c.net !== 0 || c.national !== 0 || c.local !== 0);
+    if (credits.length === 0) continue;
+    const entryIds = await postEntries(
+      tx,
+      credits.map(({ e, kind, gross, national, local, net }) => ({
+        kind: kind === 'dividend' ? 'dividend' : 'dividend_adjustment',
+        memo:
+          kind === 'dividend'
+            ? `Dividend of ${row.code}: ${e.quantity} shares x ${row.perShare} sen`
+            : `Dividend adjustment of ${row.code} (${e.direction}): ${e.quantity} shares x ${row.perShare} sen`,
+        params: {
+          code: row.code,
+          announcement_id: row.id,
+          quantity: e.quantity,
+          per_share: row.perShare,
+          gross,
+          national,
+          local,
+          net,
+          direction: e.direction,
+        },
+        ref: `dividend:${row.id}`,
+        at,
+        lines:
+          kind === 'dividend'
+            ? [
+                { house: 'dividend_clearing', amount: sen(-gross) },
+                { user: e.userId, account: 'cash', amount: sen(net) },
+                { house: 'tax_withholding_national', amount: sen(national) },
+                { house: 'tax_withholding_local', amount: sen(local) },
+              ]
+            : [
+                { house: 'dividend_clearing', amount: sen(-net) },
+                { user: e.userId, account: 'cash', amount: sen(net) },
+              ],
+      })),
+    );
+    await run(tx, insertPayments, {
+      announcement: row.id,
+      users: credits.map((c) => c.e.userId),
+      kinds: credits.map((c) => c.kind),
+      accounts: credits.map((c) => c.e.taxAccount),
+      quantities: credits.map((c) => c.e.quantity),
+      gross: credits.map((c) => c.gross),
+      national: credits.map((c) => c.national),
+      local: credits.map((c) => c.local),
+      net: credits.map((c) => c.net),
+      entries: entryIds,
       at,
-      lines:
-        kind === 'dividend'
-          ? [
-              { house: 'dividend_clearing', amount: sen(-gross) },
-              { user: e.userId, account: 'cash', amount: sen(net) },
-              { house: 'tax_withholding_national', amount: sen(national) },
-              { house: 'tax_withholding_local', amount: sen(local) },
-            ]
-          : [
-              { house: 'dividend_clearing', amount: sen(-net) },
-              { user: e.userId, account: 'cash', amount: sen(net) },
-            ],
     });
-    await tx.insert(dividendPayments).values({
-      announcementId: row.id,
-      userId: e.userId,
-      kind,
-      taxAccount: e.taxAccount,
-      quantity: e.quantity,
-      gross,
-      taxNational: national,
-      taxLocal: local,
-      net,
-      entryId,
-      paidAt: at,
-    });
-    const message =
-      kind === 'dividend'
-        ? 'dividend.paid'
-        : kind === 'adjustment_receive'
-          ? 'dividend.adjustment_received'
-          : 'dividend.adjustment_charged';
-    await notify(tx, outbox, e.userId, message, { code: row.code, gross, net: Math.abs(net) }, at);
-    payments += 1;
-    grossTotal += gross;
-    netTotal += net;
+    await notifyMany(
+      tx,
+      outbox,
+      credits.map(({ e, kind, gross, net }) => ({
+        userId: e.userId,
+        kind:
+          kind === 'dividend'
+            ? 'dividend.paid'
+            : kind === 'adjustment_receive'
+              ? 'dividend.adjustment_received'
+              : 'dividend.adjustment_charged',
+        params: { code: row.code, gross, net: Math.abs(net) },
+      })),
+      at,
+    );
+    for (const c of credits) {
+      payments += 1;
+      grossTotal += c.gross;
+      netTotal += c.net;
+    }
   }
   await tx.update(dividendAnnouncements).set({ paidAt: at }).where(eq(dividendAnnouncements.id, row.id));
   return { announcement: row.id, payments, gross: grossTotal, net: netTotal };
@@ -304,7 +362,11 @@ export async function payAnnouncement(
 export const DIVIDEND_JOB = 'dividends.pay';
 
 /** Pays every announcement whose payment date has come (Tokyo), each exactly once (runOnce per announcement). */
-export async function runDividendJob(db: Db, at: Date): Promise<EventOutbox> {
+export async function runDividendJob(
+  db: Db,
+  at: Date,
+  options: { batchSize?: number } = {},
+): Promise<EventOutbox> {
   const today = tokyoParts(at).date;
   const due = await db
     .select()
@@ -316,7 +378,9 @@ export async function runDividendJob(db: Db, at: Date): Promise<EventOutbox> {
     const key = `announcement:${row.id}`;
     if (await hasRun(db, DIVIDEND_JOB, key)) continue;
     const events: EventOutbox = [];
-    const result = await runOnce(db, DIVIDEND_JOB, key, at, (tx) => payAnnouncement(tx, row, at, events));
+    const result = await runOnce(db, DIVIDEND_JOB, key, at, (tx) =>
+      payAnnouncement(tx, row, at, events, options.batchSize),
+    );
     if (result.ran) outbox.push(...events);
   }
   return outbox;

@@ -10,6 +10,7 @@ import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { operatorOf, requireAdministrator, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { announceDividend, announcementView, dividendsView, listAnnouncements } from './dividends.js';
+import { publishPriceAdjustments } from './price-adjustments.js';
 
 /** The user's dividend screen (issue 17): upcoming dividends of holdings and watchlist, and those received. */
 export const dividendRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -49,6 +50,12 @@ export const dividendConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await app.ctx.db.transaction((tx) =>
         announceDividend(tx, operatorOf(request).id, request.body, app.ctx.clock.now()),
       );
+      // the stock's price drops on the ex date (ADR 0027): every process's simulator learns the dividend
+      try {
+        await publishPriceAdjustments(app.ctx);
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not announce the new price adjustments');
+      }
       return ok(request, announcementView(row, request.locale));
     },
   );

@@ -21,6 +21,7 @@ import { requireVerified } from '../identity/identity.js';
 import { postEntry, userBalances } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { requireWithdrawableWithLoans } from '../loans/loans.js';
+import { dividendAdjustmentsHeld } from '../dividends/held.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -92,8 +93,17 @@ export async function fileWithdrawal(
     throw new AppError('WITHDRAWAL_EXCEEDS_AVAILABLE', { available: formatYen(cash, deps.locale) });
   }
   const now = deps.clock.now();
+  // Issue 17 (ADR 0027): from the ex date to the payment, what short positions owe as dividend adjustments.
+  const held = await dividendAdjustmentsHeld(tx, userId, now);
+  const free = sen(Math.max(0, cash - held));
+  if (amount > free) {
+    throw new AppError('WITHDRAWAL_DIVIDEND_ADJUSTMENT_HELD', {
+      owed: formatYen(held, deps.locale),
+      available: formatYen(free, deps.locale),
+    });
+  }
   // Issue 18 (ADR 0028): while a loan is overdue, the cash it owes cannot be withdrawn.
-  await requireWithdrawableWithLoans(tx, userId, amount, cash, now, deps.locale);
+  await requireWithdrawableWithLoans(tx, userId, amount, free, now, deps.locale);
   const holdEntryId = await postEntry(tx, {
     kind: 'withdrawal_hold',
     memo: `Withdrawal to ${account.bankName} ${maskTail(account.accountNumber, 3)}`,

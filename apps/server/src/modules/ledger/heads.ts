@@ -197,6 +197,34 @@ export async function readLedger(
   return takeLedgerRow(db, userId, row, { draw: options.draw, locked: lock });
 }
 
+const lockManyStatement = statement<{ userIds: number[] }, LedgerRow & { user_id: number }>(
+  'ledger_lock_many',
+  (p) => `select h.user_id, ${ledgerColumns('h', [])} from ledger_heads h
+    where h.user_id = any(${p('userIds')}::int[]) order by h.user_id for no key update`,
+);
+
+/**
+ * lockUser for many users in one statement (a daily job's batch, ADR 0027): their locks taken in ascending
+ * user id, the order every batch takes them in (a single-user transaction takes one only, so none waits on
+ * another in a cycle), their heads and account ids remembered. Answers their balances.
+ */
+export async function lockUsers(
+  tx: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, UserBalances>> {
+  const out = new Map<number, UserBalances>();
+  if (!is(tx, PgTransaction)) throw new LedgerError('lockUsers needs a transaction');
+  const wanted = [...new Set(userIds)].filter((id) => !heldHeads(tx, id)).sort((a, b) => a - b);
+  if (wanted.length > 0) {
+    for (const row of await run(tx, lockManyStatement, { userIds: wanted })) {
+      out.set(row.user_id, takeLedgerRow(tx, row.user_id, row, { locked: true }).balances);
+    }
+    const missing = wanted.find((id) => !out.has(id));
+    if (missing !== undefined) throw new LedgerError(`user ${missing} has no ledger head`);
+  }
+  return out;
+}
+
 /** A user's balances (readLedger without the extras). */
 export async function userBalances(db: Executor, userId: number): Promise<UserBalances> {
   return (await readLedger(db, userId)).balances;

@@ -7,7 +7,8 @@
  * accounts.ts  account kinds, opening a user's accounts, account ids (remembered per database)
  * chain.ts     the postings' hash chain
  * heads.ts     the users' ledger heads: the user's lock, reading balances, the heads' check
- * posting.ts   writing entries: entryCtes, the one SQL generator behind postEntry and the order path
+ * posting.ts   writing entries: entryCtes, the one SQL generator behind postEntry and the order path;
+ *              postEntries, the daily jobs' batches of many entries in one statement
  * claim.ts     the Idempotency-Key claim under the user's lock (ledgerClaim, takeClaimedLedger)
  */
 export {
@@ -27,6 +28,7 @@ export {
   ledgerColumns,
   ledgerHeadMismatches,
   lockUser,
+  lockUsers,
   readLedger,
   takeLedgerRow,
   userBalances,
@@ -39,6 +41,7 @@ export {
   entryCtes,
   entryParams,
   fundDemoCash,
+  postEntries,
   postEntry,
   type EntryDraft,
   type EntryParams,

@@ -5,8 +5,15 @@ import type { Executor, Tx } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import { journalEntries, ledgerHeads, messages, postings } from '../../db/schema.js';
 import { createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
-import { lockUser, readLedger } from './heads.js';
-import { entryCtes, entryParams, postEntry, type EntryDraft, type EntryParams } from './posting.js';
+import { ledgerHeadMismatches, lockUser, lockUsers, readLedger } from './heads.js';
+import {
+  entryCtes,
+  entryParams,
+  postEntries,
+  postEntry,
+  type EntryDraft,
+  type EntryParams,
+} from './posting.js';
 
 /**
  * entryCtes is the one SQL generator behind postEntry and the order path's composite statement: the same
@@ -16,18 +23,23 @@ import { entryCtes, entryParams, postEntry, type EntryDraft, type EntryParams } 
  */
 let byPostEntry: TestApp;
 let byComposite: TestApp;
+let byBatch: TestApp;
 let userId: number;
 beforeAll(async () => {
   byPostEntry = await createTestApp();
   byComposite = await createTestApp();
+  byBatch = await createTestApp();
   const a = await registerAndLogin(byPostEntry, { verified: false });
   const b = await registerAndLogin(byComposite, { verified: false });
+  const c = await registerAndLogin(byBatch, { verified: false });
   expect(a.userId).toBe(b.userId);
+  expect(c.userId).toBe(a.userId);
   userId = a.userId;
-});
+}, 180_000); // three fresh databases
 afterAll(async () => {
   await byPostEntry.close();
   await byComposite.close();
+  await byBatch.close();
 });
 
 const at = new Date('2026-11-24T01:00:00.000Z');
@@ -115,6 +127,16 @@ describe('one posting generator', () => {
     await byComposite.database.db.transaction(async (tx) => {
       idsB.push(await writeComposite(tx, third));
     });
+    // postEntries, the daily jobs' batch: two drafts in one statement, then one more in a transaction of its own
+    const idsC: number[] = [];
+    await byBatch.database.db.transaction(async (tx) => {
+      await lockUsers(tx, [userId]);
+      idsC.push(...(await postEntries(tx, [first, second])));
+    });
+    await byBatch.database.db.transaction(async (tx) => {
+      await lockUsers(tx, [userId]);
+      idsC.push(...(await postEntries(tx, [third])));
+    });
 
     const a = await ledgerOf(byPostEntry.database.db);
     const b = await ledgerOf(byComposite.database.db);
@@ -123,6 +145,12 @@ describe('one posting generator', () => {
     expect(b.entries).toEqual(a.entries);
     expect(b.postings).toEqual(a.postings);
     expect(b.head).toEqual(a.head);
+    const c = await ledgerOf(byBatch.database.db);
+    expect(idsC).toEqual(idsA);
+    expect(c.entries).toEqual(a.entries);
+    expect(c.postings).toEqual(a.postings);
+    expect(c.head).toEqual(a.head);
+    expect(await ledgerHeadMismatches(byBatch.database.db)).toEqual([]);
     // Not vacuous: seven non-zero user and house lines, the user's chain three entries long.
     expect(a.postings).toHaveLength(7);
     // Each entry keeps its draft's memo params (as jsonb, read back as the object).

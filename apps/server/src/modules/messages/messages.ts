@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { TMessage, TUserEvent } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
+import { run, statement } from '../../db/statement.js';
 import { messages } from '../../db/schema.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 
@@ -24,6 +25,44 @@ export async function notify(
     .values({ userId, kind, params: JSON.stringify(params), createdAt: at })
     .returning({ id: messages.id });
   queueEvent(outbox, userId, kind, params, at, row?.id ?? null);
+}
+
+const insertMessages = statement<
+  { users: number[]; kinds: string[]; params: string[]; at: Date },
+  { id: number }
+>(
+  'messages_insert_many',
+  (p) => `insert into messages (user_id, kind, params, created_at)
+    select m.user_id, m.kind, m.params, ${p('at')}::timestamptz
+    from unnest(${p('users')}::int[], ${p('kinds')}::text[], ${p('params')}::text[]) with ordinality
+      as m(user_id, kind, params, n)
+    order by m.n
+    returning id`,
+);
+
+/**
+ * notify() for many messages (a daily job's batch): one statement per 2,000 messages (arrays, whatever their
+ * number), events queued in order. The ids come back in the insert's order: the rows are inserted in the order
+ * of the select, and RETURNING answers them as they were inserted.
+ */
+export async function notifyMany(
+  tx: Executor,
+  outbox: EventOutbox,
+  items: readonly { userId: number; kind: string; params: Record<string, unknown> }[],
+  at: Date,
+): Promise<void> {
+  for (let start = 0; start < items.length; start += 2_000) {
+    const batch = items.slice(start, start + 2_000);
+    const rows = await run(tx, insertMessages, {
+      users: batch.map((m) => m.userId),
+      kinds: batch.map((m) => m.kind),
+      params: batch.map((m) => JSON.stringify(m.params)),
+      at,
+    });
+    for (const [i, m] of batch.entries()) {
+      queueEvent(outbox, m.userId, m.kind, m.params, at, rows[i]?.id ?? null);
+    }
+  }
 }
 
 /** The values of messageCte's parameters. */

@@ -7,7 +7,7 @@ import { hasRun, runOnce } from '../jobs/run-once.js';
 import type { ScheduledJob } from '../jobs/job.js';
 import type { EventOutbox } from '../messages/messages.js';
 import { closeOf, daysBetween, lastStrikeDate, strikeNav } from './nav.js';
-import { dueRecords, settleRecord, versionFor } from './products.js';
+import { dueRecords, settleRecords, SETTLE_BATCH, versionFor } from './products.js';
 
 export const NAV_JOB = 'products.nav';
 /** How many missed business dates one pass strikes (a server that was down strikes them in order). */
@@ -85,7 +85,10 @@ export async function runNavJob(db: Db, market: MarketDataProvider, at: Date): P
     await runOnce(db, NAV_JOB, date, at, (tx) => strikeDate(tx, market, date, at));
   }
   const outbox: EventOutbox = [];
-  for (const id of await dueRecords(db)) await settleRecord(db, id, at, outbox);
+  const due = await dueRecords(db);
+  for (let start = 0; start < due.length; start += SETTLE_BATCH) {
+    await settleRecords(db, due.slice(start, start + SETTLE_BATCH), at, outbox);
+  }
   return outbox;
 }
 

@@ -18,9 +18,17 @@ import { tokyoParts } from '../../lib/tokyo-time.js';
 import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { audit } from '../console/audit.js';
-import { lockUser, postEntry, userBalances } from '../ledger/ledger.js';
+import {
+  lockUser,
+  lockUsers,
+  postEntries,
+  postEntry,
+  userBalances,
+  type EntryDraft,
+} from '../ledger/ledger.js';
+import { run, statement } from '../../db/statement.js';
 import { readsJapanese } from '../market/views.js';
-import { notify, type EventOutbox } from '../messages/messages.js';
+import { notify, notifyMany, type EventOutbox } from '../messages/messages.js';
 import { closeOf, lastStrikeDate, navDateFor, unitsFor, valueOf } from './nav.js';
 
 /**
@@ -411,99 +419,143 @@ export async function sellRecord(
   return row;
 }
 
+/** Records settled per transaction by the NAV job (bench/dividends.ts times 100,000). */
+export const SETTLE_BATCH = 1_000;
+
+const settlePurchases = statement<{
+  ids: number[];
+  statuses: string[];
+  navs: number[];
+  units: number[];
+  costs: number[];
+  ended: boolean[];
+  now: string;
+}>(
+  'products_settle_purchases',
+  (p) => `update product_records r set status = v.status, buy_nav = v.nav, units = v.units, cost = v.cost,
+      ended_at = case when v.ended then ${p('now')}::timestamptz else null end
+    from unnest(${p('ids')}::int[], ${p('statuses')}::text[], ${p('navs')}::bigint[], ${p('units')}::bigint[],
+      ${p('costs')}::bigint[], ${p('ended')}::boolean[]) as v(id, status, nav, units, cost, ended)
+    where r.id = v.id and r.status = 'pending'`,
+);
+const settleRedemptions = statement<{ ids: number[]; navs: number[]; proceeds: number[]; now: string }>(
+  'products_settle_redemptions',
+  (p) => `update product_records r set status = 'ended', sell_nav = v.nav, proceeds = v.proceeds,
+      ended_at = ${p('now')}::timestamptz
+    from unnest(${p('ids')}::int[], ${p('navs')}::bigint[], ${p('proceeds')}::bigint[]) as v(id, nav, proceeds)
+    where r.id = v.id and r.status = 'redeeming'`,
+);
+
 /**
- * Settles one record whose NAV has been struck, in its own transaction under the user's lock: a pending
- * purchase gets its units (unitsFor) and the unused rest back; a redeeming record is paid its proceeds
- * (valueOf). The record's status is re-read under the lock, so a record is settled once however many
- * passes or processes try. Answers whether it settled.
+ * Settles records whose NAV has been struck, in one transaction under their holders' locks (lockUsers): a
+ * pending purchase gets its units (unitsFor) and the unused rest back; a redeeming record is paid its
+ * proceeds (valueOf). The records' status is re-read under the locks, so a record is settled once however
+ * many passes or processes try; the entries, updates and messages are written a batch at a time
+ * (postEntries, multi-row statements). Answers how many settled.
  */
-export async function settleRecord(
+export async function settleRecords(
   db: Db,
-  recordId: number,
+  recordIds: readonly number[],
   now: Date,
   outbox: EventOutbox,
-): Promise<boolean> {
+): Promise<number> {
+  if (recordIds.length === 0) return 0;
   return db.transaction(async (tx) => {
-    const [peek] = await tx
+    const peek = await tx
       .select({ userId: productRecords.userId })
       .from(productRecords)
-      .where(eq(productRecords.id, recordId));
-    if (!peek) return false;
-    await lockUser(tx, peek.userId);
-    const [record] = await tx.select().from(productRecords).where(eq(productRecords.id, recordId));
-    if (!record) return false;
-    const [product] = await tx.select().from(products).where(eq(products.id, record.productId));
-    if (!product) return false;
-    const navDate = record.status === 'pending' ? record.buyNavDate : record.sellNavDate;
-    if (!navDate || (record.status !== 'pending' && record.status !== 'redeeming')) return false;
-    const [struck] = await tx
-      .select({ nav: productNavs.nav })
-      .from(productNavs)
-      .where(and(eq(productNavs.productId, record.productId), eq(productNavs.date, navDate)));
-    if (!struck) return false;
-    const nav = struck.nav;
-    if (record.status === 'pending') {
-      const { units, cost, refund } = unitsFor(record.amount, nav);
-      await tx
-        .update(productRecords)
-        .set({
-          status: units > 0 ? 'following' : 'ended',
-          buyNav: nav,
-          units,
-          cost,
-          endedAt: units > 0 ? null : now,
-        })
-        .where(eq(productRecords.id, record.id));
-      await postEntry(tx, {
-        kind: 'fund_buy',
-        memo: `${product.name}: ${units} units at NAV ${nav} (record ${record.id})`,
-        params: { product: product.name, record_id: record.id, units, nav, cost, refund },
-        ref: `product_record:${record.id}`,
-        at: now,
-        lines: [
-          { user: record.userId, account: 'reserved', amount: negSen(sen(record.amount)) },
-          { house: 'fund_custody', amount: sen(cost) },
-          { user: record.userId, account: 'cash', amount: sen(refund) },
-        ],
-      });
-      await notify(
-        tx,
-        outbox,
-        record.userId,
-        'product.following',
-        { product: product.name, record_id: record.id, units, nav },
-        now,
-      );
-      return true;
-    }
-    const units = record.units ?? 0;
-    const proceeds = valueOf(units, nav);
-    await tx
-      .update(productRecords)
-      .set({ status: 'ended', sellNav: nav, proceeds, endedAt: now })
-      .where(eq(productRecords.id, record.id));
-    if (proceeds > 0) {
-      await postEntry(tx, {
-        kind: 'fund_redeem',
-        memo: `${product.name}: ${units} units redeemed at NAV ${nav} (record ${record.id})`,
-        params: { product: product.name, record_id: record.id, units, nav, proceeds },
-        ref: `product_record:${record.id}`,
-        at: now,
-        lines: [
-          { house: 'fund_custody', amount: negSen(sen(proceeds)) },
-          { user: record.userId, account: 'cash', amount: sen(proceeds) },
-        ],
-      });
-    }
-    await notify(
+      .where(inArray(productRecords.id, [...recordIds]));
+    await lockUsers(
       tx,
-      outbox,
-      record.userId,
-      'product.ended',
-      { product: product.name, record_id: record.id, proceeds },
-      now,
+      peek.map((r) => r.userId),
     );
-    return true;
+    const rows = await tx
+      .select({ record: productRecords, nav: productNavs.nav, name: products.name })
+      .from(productRecords)
+      .innerJoin(products, eq(products.id, productRecords.productId))
+      .innerJoin(
+        productNavs,
+        and(
+          eq(productNavs.productId, productRecords.productId),
+          sql`${productNavs.date} = case when ${productRecords.status} = 'pending' then ${productRecords.buyNavDate} else ${productRecords.sellNavDate} end`,
+        ),
+      )
+      .where(
+        and(
+          inArray(productRecords.id, [...recordIds]),
+          inArray(productRecords.status, ['pending', 'redeeming']),
+        ),
+      )
+      .orderBy(asc(productRecords.id));
+    const drafts: EntryDraft[] = [];
+    const notes: { userId: number; kind: string; params: Record<string, unknown> }[] = [];
+    const bought = {
+      ids: [] as number[],
+      statuses: [] as string[],
+      navs: [] as number[],
+      units: [] as number[],
+      costs: [] as number[],
+      ended: [] as boolean[],
+    };
+    const sold = { ids: [] as number[], navs: [] as number[], proceeds: [] as number[] };
+    for (const { record, nav, name } of rows) {
+      if (record.status === 'pending') {
+        const { units, cost, refund } = unitsFor(record.amount, nav);
+        bought.ids.push(record.id);
+        bought.statuses.push(units > 0 ? 'following' : 'ended');
+        bought.navs.push(nav);
+        bought.units.push(units);
+        bought.costs.push(cost);
+        bought.ended.push(units === 0);
+        drafts.push({
+          kind: 'fund_buy',
+          memo: `${name}: ${units} units at NAV ${nav} (record ${record.id})`,
+          params: { product: name, record_id: record.id, units, nav, cost, refund },
+          ref: `product_record:${record.id}`,
+          at: now,
+          lines: [
+            { user: record.userId, account: 'reserved', amount: negSen(sen(record.amount)) },
+            { house: 'fund_custody', amount: sen(cost) },
+            { user: record.userId, account: 'cash', amount: sen(refund) },
+          ],
+        });
+        notes.push({
+          userId: record.userId,
+          kind: 'product.following',
+          params: { product: name, record_id: record.id, units, nav },
+        });
+        continue;
+      }
+      const units = record.units ?? 0;
+      const proceeds = valueOf(units, nav);
+      sold.ids.push(record.id);
+      sold.navs.push(nav);
+      sold.proceeds.push(proceeds);
+      if (proceeds > 0) {
+        drafts.push({
+          kind: 'fund_redeem',
+          memo: `${name}: ${units} units redeemed at NAV ${nav} (record ${record.id})`,
+          params: { product: name, record_id: record.id, units, nav, proceeds },
+          ref: `product_record:${record.id}`,
+          at: now,
+          lines: [
+            { house: 'fund_custody', amount: negSen(sen(proceeds)) },
+            { user: record.userId, account: 'cash', amount: sen(proceeds) },
+          ],
+        });
+      }
+      notes.push({
+        userId: record.userId,
+        kind: 'product.ended',
+        params: { product: name, record_id: record.id, proceeds },
+      });
+    }
+    const at = now.toISOString();
+    if (bought.ids.length > 0) await run(tx, settlePurchases, { ...bought, now: at });
+    if (sold.ids.length > 0) await run(tx, settleRedemptions, { ...sold, now: at });
+    await postEntries(tx, drafts);
+    await notifyMany(tx, outbox, notes, now);
+    return rows.length;
   });
 }
 
