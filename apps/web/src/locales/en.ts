@@ -1133,6 +1133,7 @@ export const en = {
     },
     cumPassed: 'The cum date has passed',
     cumToday: 'Today is the last day to buy with the right',
+    cumOne: '1 business day left to buy with the right',
     cumIn: '{{count}} business days left to buy with the right',
     perShare: 'Dividend per share',
     cumDate: 'Cum date (last day with right)',

@@ -1138,6 +1138,7 @@ export const es = {
     },
     cumPassed: 'Ya pasó el último día con derecho',
     cumToday: 'Hoy es el último día para comprar con derecho',
+    cumOne: 'Queda 1 día hábil para comprar con derecho',
     cumIn: 'Quedan {{count}} días hábiles para comprar con derecho',
     perShare: 'Dividendo por acción',
     cumDate: 'Último día con derecho',

@@ -1145,6 +1145,7 @@ export const fr = {
     },
     cumPassed: 'Le dernier jour avec droit est passé',
     cumToday: 'C’est aujourd’hui le dernier jour pour acheter avec droit',
+    cumOne: 'Encore 1 jour ouvré pour acheter avec droit',
     cumIn: 'Encore {{count}} jours ouvrés pour acheter avec droit',
     perShare: 'Dividende par action',
     cumDate: 'Dernier jour avec droit',

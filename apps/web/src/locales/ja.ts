@@ -1124,6 +1124,7 @@ export const ja = {
     },
     cumPassed: '権利付最終日を過ぎました',
     cumToday: '本日が権利付最終日です',
+    cumOne: '権利付最終日まであと1営業日',
     cumIn: '権利付最終日まであと{{count}}営業日',
     perShare: '1株あたり配当金',
     cumDate: '権利付最終日',

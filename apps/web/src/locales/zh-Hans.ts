@@ -1100,6 +1100,7 @@ export const zhHans = {
     },
     cumPassed: '已过最后登记买入日',
     cumToday: '今天是最后登记买入日',
+    cumOne: '距最后登记买入日还有1个交易日',
     cumIn: '距最后登记买入日还有{{count}}个交易日',
     perShare: '每股股息',
     cumDate: '最后登记买入日',

@@ -1098,6 +1098,7 @@ export const zhHant = {
     },
     cumPassed: '已過最後過戶買進日',
     cumToday: '今天是最後過戶買進日',
+    cumOne: '距最後過戶買進日還有1個營業日',
     cumIn: '距最後過戶買進日還有{{count}}個營業日',
     perShare: '每股股利',
     cumDate: '最後過戶買進日',

@@ -89,7 +89,9 @@ function Upcoming({ dividend: d }: { dividend: TUpcomingDividend }) {
           ? t('dividends.cumPassed')
           : d.days_to_cum === 0
             ? t('dividends.cumToday')
-            : t('dividends.cumIn', { count: d.days_to_cum })}
+            : d.days_to_cum === 1
+              ? t('dividends.cumOne')
+              : t('dividends.cumIn', { count: d.days_to_cum })}
       </p>
       <dl>
         <Row label={t('dividends.perShare')} value={formatMoney(d.per_share, locale)} />
