@@ -11,7 +11,8 @@ export const ja = {
     PRODUCT_BELOW_MIN: 'この商品の最低購入金額は{{min}}です',
     PRODUCT_RISK_NOT_ACKNOWLEDGED: '初回購入の前に、リスク説明（目論見書）をご確認のうえ同意してください',
     PRODUCT_RECORD_NOT_FOUND: 'この取引は存在しません',
-    PRODUCT_RECORD_PENDING: 'このご購入は基準価額の確定待ち（審査中）です。フォロー中になってから売却できます',
+    PRODUCT_RECORD_PENDING:
+      'このご購入は基準価額の確定待ち（審査中）です。フォロー中になってから売却できます',
     PRODUCT_RECORD_NOT_FOLLOWING: 'この取引はすでに売却済み、または解約手続き中です',
     PRODUCT_UNKNOWN_STOCK: '{{code}}は取扱銘柄ではありません',
     PRODUCT_DEADLINE_PAST: '申込期限は本日以降の日付を指定してください',
@@ -368,7 +369,8 @@ export const ja = {
   messageKinds: {
     'product.applied':
       '{{product}}の購入申込（{{amount}}）を受け付けました。{{nav_date}}の基準価額で約定します',
-    'product.following': '{{product}}のご購入が約定し、フォロー中になりました：{{units}}口（基準価額{{nav}}）',
+    'product.following':
+      '{{product}}のご購入が約定し、フォロー中になりました：{{units}}口（基準価額{{nav}}）',
     'product.redeem_requested':
       '{{product}}の売却（解約）を受け付けました。{{nav_date}}の基準価額で解約します',
     'product.ended': '{{product}}の解約代金{{proceeds}}をお預り金に入金しました',
