@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { route, useLanguage } from './support/app.js';
+import { businessDay } from './support/calendar.js';
 import { announceDividend, asAdministrator } from './support/console-products.js';
 
 /**
@@ -38,13 +39,6 @@ async function advanceTo(request: APIRequestContext, tokyo: string): Promise<voi
 /** The Tokyo date of an instant plus whole days (YYYY-MM-DD). */
 function tokyoDate(at: Date, plusDays = 0): string {
   return new Date(at.getTime() + 9 * 3_600_000 + plusDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** The first weekday (Mon-Fri) on or after a date plus whole days; the server's calendar has the holidays. */
-function weekday(date: string, plusDays = 0): string {
-  let d = new Date(new Date(`${date}T00:00:00Z`).getTime() + plusDays * 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() + 86_400_000);
-  return d.toISOString().slice(0, 10);
 }
 
 /** Logs the demo in through the API and stores the session as the app keeps it, in the reader's language. */
@@ -127,14 +121,14 @@ for (const x of cases) {
   }) => {
     const request = page.request;
     // A weekday morning: the purchase fills that day, well before the cum date.
-    const start = weekday(tokyoDate(await serverNow(request), 1));
+    const start = businessDay(tokyoDate(await serverNow(request), 1));
     await advanceTo(request, `${start}T09:30:00`);
     const token = await signIn(page, x.lang);
     await buy(request, token, x.code);
 
     // About a week ahead: the cum date is two business days before the record date.
-    const recordDate = weekday(start, 7);
-    const paymentDate = weekday(recordDate, 3);
+    const recordDate = businessDay(start, 7);
+    const paymentDate = businessDay(recordDate, 3);
     const { cumDate } = await asAdministrator(browser, (op) =>
       announceDividend(op, { code: x.code, perShare: '12.50', recordDate, paymentDate }),
     );

@@ -151,8 +151,17 @@ test('market tab, search, stock detail with every chart period, watchlist and li
   const volume = page.getByTestId('figure-volume');
   await expect(lastPrice).toHaveText(/\d/);
   const before = `${await lastPrice.innerText()}|${await volume.innerText()}`;
+  // Earlier flows move the server's clock (days, past closes); always-open stretches a session up to the next
+  // business day, so a holiday can slow the virtual market to a crawl: each poll moves the clock 90 s on (at
+  // most 15 polls: 22.5 min, inside the 30-minute idle limit of the session the next steps use).
   await expect
-    .poll(async () => `${await lastPrice.innerText()}|${await volume.innerText()}`, { timeout: 20_000 })
+    .poll(
+      async () => {
+        expect((await page.request.post('/api/clock/advance', { data: { ms: 90_000 } })).ok()).toBe(true);
+        return `${await lastPrice.innerText()}|${await volume.innerText()}`;
+      },
+      { timeout: 30_000, intervals: [2_000] },
+    )
     .not.toBe(before);
   expect(
     await page.evaluate(() => (window as unknown as { __kabutoNoReload?: boolean }).__kabutoNoReload),

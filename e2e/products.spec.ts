@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { route, useLanguage } from './support/app.js';
+import { businessDay } from './support/calendar.js';
 import { asAdministrator, publishProduct } from './support/console-products.js';
 
 /**
@@ -39,14 +40,6 @@ async function serverNow(request: APIRequestContext): Promise<Date> {
 /** The Tokyo date of an instant plus whole days (YYYY-MM-DD). */
 function tokyoDate(at: Date, plusDays = 0): string {
   return new Date(at.getTime() + 9 * 3_600_000 + plusDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** The next weekday (Mon-Fri) on or after a Tokyo date; the e2e dates avoid the year's holidays. */
-function weekday(date: string, plusDays = 0): string {
-  let d = new Date(`${date}T00:00:00Z`);
-  d = new Date(d.getTime() + plusDays * 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() + 86_400_000);
-  return d.toISOString().slice(0, 10);
 }
 
 async function signIn(page: Page, lang: 'jp' | 'en'): Promise<string> {
@@ -97,7 +90,7 @@ for (const lang of ['jp', 'en'] as const) {
     const name = `E2E basket ${lang} ${Date.now()}`;
     const id = await publish(browser, request, name);
     // Start on a weekday morning before the cutoff.
-    const start = weekday(tokyoDate(await serverNow(request), 1));
+    const start = businessDay(tokyoDate(await serverNow(request), 1));
     await advanceTo(request, `${start}T09:30:00`);
     await signIn(page, lang);
 
@@ -122,7 +115,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // Past this day's close and the next business day's: following, with yesterday's earnings.
     await advanceTo(request, `${start}T15:40:00`);
-    const next = weekday(start, 1);
+    const next = businessDay(start, 1);
     await advanceTo(request, `${next}T15:40:00`);
     await signIn(page, lang);
     await page.goto(route(RECORDS));
@@ -143,7 +136,7 @@ for (const lang of ['jp', 'en'] as const) {
       .last()
       .click();
     await expect(record.getByTestId('record-status')).toHaveText(ja ? '解約手続き中' : 'Redeeming');
-    const after = weekday(next, 1);
+    const after = businessDay(next, 1);
     await advanceTo(request, `${after}T15:40:00`);
     await signIn(page, lang);
     await page.goto(route(RECORDS));
