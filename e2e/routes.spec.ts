@@ -180,6 +180,8 @@ test.use({ viewport: SCREEN });
 
 test('every route in six languages, logged out', async ({ page }) => {
   await page.goto(route('/pages/index/index'));
+  // planted once the app has drawn (its first render replaces whatever #root holds)
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // the checks can fail: a raw key, a too-wide element and a picture in another language are each caught
   expect(KEYS.has('home.services') && KEYS.has('validation.passwordLength')).toBe(true);
   await page.evaluate(() => {
