@@ -313,41 +313,55 @@ function CustomerServiceForm({
   );
 }
 
-type TaxValues = { [K in keyof TSettings['tax']]: number | null };
+/** The settings parts whose every value is a whole number, each typed in one field. */
+type NumberKey = 'tax' | 'loans';
+/** What the fields hold: whole numbers, or null while a field is empty (the schema then refuses it). */
+type NumberValues = Record<string, number | null>;
 
-/** Tax rates (per 100,000), NISA limits and 制度信用's repayment period (ADR 0021). */
-function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boolean }) {
+/**
+ * One card of whole-number settings: a field per value, checked with the contract's schema for that part
+ * before it is sent (tax and loans share it).
+ */
+function NumbersForm<K extends NumberKey>({
+  settingKey,
+  title,
+  help,
+  fields,
+  value,
+  editable,
+}: {
+  settingKey: K;
+  title: string;
+  help: string;
+  fields: readonly (readonly [keyof TSettings[K] & string, string])[];
+  value: TSettings[K];
+  editable: boolean;
+}) {
   const { t } = useLocale();
-  const [form] = Form.useForm<TaxValues>();
-  const save = useSaveSetting('tax', form);
+  const [form] = Form.useForm<NumberValues>();
+  const save = useSaveSetting(settingKey, form);
   useEffect(() => {
     form.setFieldsValue(value);
   }, [form, value]);
-  const fields = [
-    ['national_rate_pcm', t('tax.nationalRate')],
-    ['local_rate_pcm', t('tax.localRate')],
-    ['nisa_annual_growth_limit_yen', t('tax.nisaAnnual')],
-    ['nisa_lifetime_limit_yen', t('tax.nisaLifetime')],
-    ['nisa_growth_lifetime_limit_yen', t('tax.nisaGrowthLifetime')],
-    ['standard_margin_months', t('tax.standardMarginMonths')],
-  ] as const;
-  const submit = (values: TaxValues) => {
-    const body = checkForm(form, ZSettings.shape.tax, values, Object.fromEntries(fields));
-    if (body !== null) save.mutate(body);
+  // the field names are the part's keys (checked where each form lists them), strings inside the form
+  const named: readonly (readonly [string, string])[] = fields;
+  const submit = (values: NumberValues) => {
+    const body = checkForm(form, ZSettings.shape[settingKey], values, Object.fromEntries(fields));
+    if (body !== null) save.mutate(body as TSettings[K]);
   };
   return (
-    <Card title={t('tax.title')}>
-      <Typography.Paragraph type="secondary">{t('tax.pcmHelp')}</Typography.Paragraph>
+    <Card title={title}>
+      <Typography.Paragraph type="secondary">{help}</Typography.Paragraph>
       <Form
         form={form}
-        name="settings-tax"
+        name={`settings-${settingKey}`}
         layout="vertical"
         disabled={!editable}
         onFinish={submit}
         initialValues={value}
       >
         <Row gutter={16}>
-          {fields.map(([name, label]) => (
+          {named.map(([name, label]) => (
             <Col key={name} xs={24} md={12}>
               <Form.Item label={label} name={name}>
                 <InputNumber min={0} precision={0} style={{ width: 220 }} />
@@ -365,7 +379,27 @@ function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boole
   );
 }
 
-type LoanValues = { [K in keyof TSettings['loans']]: number | null };
+/** Tax rates (per 100,000), NISA limits and 制度信用's repayment period (ADR 0021). */
+function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boolean }) {
+  const { t } = useLocale();
+  return (
+    <NumbersForm
+      settingKey="tax"
+      title={t('tax.title')}
+      help={t('tax.pcmHelp')}
+      value={value}
+      editable={editable}
+      fields={[
+        ['national_rate_pcm', t('tax.nationalRate')],
+        ['local_rate_pcm', t('tax.localRate')],
+        ['nisa_annual_growth_limit_yen', t('tax.nisaAnnual')],
+        ['nisa_lifetime_limit_yen', t('tax.nisaLifetime')],
+        ['nisa_growth_lifetime_limit_yen', t('tax.nisaGrowthLifetime')],
+        ['standard_margin_months', t('tax.standardMarginMonths')],
+      ]}
+    />
+  );
+}
 
 /**
  * The loan settings (ADR 0028): the minimum, a first limit, four-eyes, the interest-free period and the
@@ -373,52 +407,24 @@ type LoanValues = { [K in keyof TSettings['loans']]: number | null };
  */
 function LoansForm({ value, editable }: { value: TSettings['loans']; editable: boolean }) {
   const { t } = useLocale();
-  const [form] = Form.useForm<LoanValues>();
-  const save = useSaveSetting('loans', form);
-  useEffect(() => {
-    form.setFieldsValue(value);
-  }, [form, value]);
-  const fields = [
-    ['min_yen', t('loanSettings.minYen')],
-    ['default_limit_yen', t('loanSettings.defaultLimitYen')],
-    ['second_approval_over_yen', t('loanSettings.secondApprovalOverYen')],
-    ['free_days', t('loanSettings.freeDays')],
-    ['free_loans', t('loanSettings.freeLoans')],
-    ['late_grace_days', t('loanSettings.lateGraceDays')],
-    ['collection_days', t('loanSettings.collectionDays')],
-    ['reminder_days', t('loanSettings.reminderDays')],
-  ] as const;
-  const submit = (values: LoanValues) => {
-    const body = checkForm(form, ZSettings.shape.loans, values, Object.fromEntries(fields));
-    if (body !== null) save.mutate(body);
-  };
   return (
-    <Card title={t('loanSettings.title')}>
-      <Typography.Paragraph type="secondary">{t('loanSettings.help')}</Typography.Paragraph>
-      <Form
-        form={form}
-        name="settings-loans"
-        layout="vertical"
-        disabled={!editable}
-        onFinish={submit}
-        initialValues={value}
-      >
-        <Row gutter={16}>
-          {fields.map(([name, label]) => (
-            <Col key={name} xs={24} md={12}>
-              <Form.Item label={label} name={name}>
-                <InputNumber min={0} precision={0} style={{ width: 220 }} />
-              </Form.Item>
-            </Col>
-          ))}
-        </Row>
-        {editable && (
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        )}
-      </Form>
-    </Card>
+    <NumbersForm
+      settingKey="loans"
+      title={t('loanSettings.title')}
+      help={t('loanSettings.help')}
+      value={value}
+      editable={editable}
+      fields={[
+        ['min_yen', t('loanSettings.minYen')],
+        ['default_limit_yen', t('loanSettings.defaultLimitYen')],
+        ['second_approval_over_yen', t('loanSettings.secondApprovalOverYen')],
+        ['free_days', t('loanSettings.freeDays')],
+        ['free_loans', t('loanSettings.freeLoans')],
+        ['late_grace_days', t('loanSettings.lateGraceDays')],
+        ['collection_days', t('loanSettings.collectionDays')],
+        ['reminder_days', t('loanSettings.reminderDays')],
+      ]}
+    />
   );
 }
 
