@@ -1,8 +1,14 @@
 import { createRequire } from 'node:module';
-import type RandExpClass from 'randexp';
 
-// randexp is CommonJS whose module.exports is the class itself, while its types declare a default export.
-const RandExp = createRequire(import.meta.url)('randexp') as typeof RandExpClass;
+/** The part of randexp used here. It is CommonJS whose module.exports is the class itself, while its own types
+ *  declare a default export (and reach for `ret` types its package does not ship), so it is loaded this way. */
+interface PatternGenerator {
+  max: number;
+  defaultRange: { subtract(from: number, to: number): unknown };
+  randInt: (from: number, to: number) => number;
+  gen(): string;
+}
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => PatternGenerator;
 
 /**
  * Values for a JSON schema as the OpenAPI document prints it (zod through fastify-type-provider-zod): a
