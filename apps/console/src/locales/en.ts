@@ -555,6 +555,8 @@ export const en = {
     rangeText: 'Range {{low}} – {{high}}',
     offerPriceText: 'Offer price {{price}}',
     formula: 'Previous close {{close}} × (1 − {{discount}}), rounded down to a tick = {{price}}',
+    formulaPending:
+      'Previous close when the window opens × (1 − {{discount}}), rounded down to a tick (fixed when the window opens)',
     quantity: 'Quantity',
     quantityText: '{{shares}} shares, at most {{cap}} units per customer',
     dates: 'Dates (Tokyo)',

@@ -553,6 +553,8 @@ export const es = {
     rangeText: 'Horquilla {{low}} – {{high}}',
     offerPriceText: 'Precio de oferta {{price}}',
     formula: 'Cierre anterior {{close}} × (1 − {{discount}}), redondeado a la baja al tick = {{price}}',
+    formulaPending:
+      'Cierre anterior al abrirse el periodo × (1 − {{discount}}), redondeado a la baja al tick (se fija al abrirse el periodo)',
     quantity: 'Cantidad',
     quantityText: '{{shares}} acciones, como máximo {{cap}} lotes por cliente',
     dates: 'Fechas (hora de Tokio)',

@@ -554,6 +554,8 @@ export const fr = {
     rangeText: 'Fourchette {{low}} – {{high}}',
     offerPriceText: 'Prix d’offre {{price}}',
     formula: 'Clôture précédente {{close}} × (1 − {{discount}}), arrondie au pas inférieur = {{price}}',
+    formulaPending:
+      'Clôture précédente à l’ouverture de la période × (1 − {{discount}}), arrondie au pas inférieur (fixé à l’ouverture de la période)',
     quantity: 'Quantité',
     quantityText: '{{shares}} actions, au plus {{cap}} lots par client',
     dates: 'Dates (heure de Tokyo)',

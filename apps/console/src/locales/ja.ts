@@ -552,6 +552,7 @@ export const ja = {
     rangeText: '仮条件 {{low}}～{{high}}',
     offerPriceText: '公開価格 {{price}}',
     formula: '前日終値 {{close}} ×（1 − {{discount}}）、呼値単位で切り捨て ＝ {{price}}',
+    formulaPending: '申込開始時の前日終値 ×（1 − {{discount}}）、呼値単位で切り捨て（申込開始時に確定）',
     quantity: '数量',
     quantityText: '{{shares}}株、お一人様上限 {{cap}}単元',
     dates: '日程（日本時間）',

@@ -549,6 +549,7 @@ export const zhHans = {
     rangeText: '暂定价格区间 {{low}}～{{high}}',
     offerPriceText: '发行价 {{price}}',
     formula: '前日收盘价 {{close}} ×（1 − {{discount}}），按最小价位向下取整 ＝ {{price}}',
+    formulaPending: '申购开始时的前日收盘价 ×（1 − {{discount}}），按最小价位向下取整（申购开始时确定）',
     quantity: '数量',
     quantityText: '{{shares}}股，每位客户最多 {{cap}} 个单位',
     dates: '日程（东京时间）',

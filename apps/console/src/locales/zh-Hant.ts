@@ -549,6 +549,8 @@ export const zhHant = {
     rangeText: '暫定價格區間 {{low}}～{{high}}',
     offerPriceText: '承銷價 {{price}}',
     formula: '前日收盤價 {{close}} ×（1 − {{discount}}），按最小升降單位無條件捨去 ＝ {{price}}',
+    formulaPending:
+      '申購開始時的前日收盤價 ×（1 − {{discount}}），按最小升降單位無條件捨去（申購開始時確定）',
     quantity: '數量',
     quantityText: '{{shares}}股，每位客戶最多 {{cap}} 個單位',
     dates: '日程（東京時間）',

@@ -1173,6 +1173,8 @@ export const en = {
     range: 'Tentative range',
     formula: 'Price formula',
     formulaText: 'Previous close {{close}} × (1 − {{discount}}%), rounded down to a tick',
+    formulaPending:
+      'Previous close when applications open × (1 − {{discount}}%), rounded down to a tick (fixed when applications open)',
     offerPrice: 'Offer price',
     offeringQuantity: 'Shares offered',
     shares: '{{n}} shares',

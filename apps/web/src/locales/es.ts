@@ -1178,6 +1178,8 @@ export const es = {
     range: 'Banda provisional',
     formula: 'Cálculo del precio',
     formulaText: 'Cierre anterior {{close}} × (1 − {{discount}} %), redondeado hacia abajo a un tick',
+    formulaPending:
+      'Cierre anterior al abrirse las solicitudes × (1 − {{discount}} %), redondeado hacia abajo a un tick (se fija al abrirse las solicitudes)',
     offerPrice: 'Precio de oferta',
     offeringQuantity: 'Acciones ofrecidas',
     shares: '{{n}} acciones',

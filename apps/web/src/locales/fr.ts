@@ -1185,6 +1185,8 @@ export const fr = {
     range: 'Fourchette indicative',
     formula: 'Calcul du prix',
     formulaText: 'Clôture précédente {{close}} × (1 − {{discount}} %), arrondie à l’échelon inférieur',
+    formulaPending:
+      'Clôture précédente à l’ouverture des souscriptions × (1 − {{discount}} %), arrondie à l’échelon inférieur (fixé à l’ouverture des souscriptions)',
     offerPrice: 'Prix d’offre',
     offeringQuantity: 'Actions offertes',
     shares: '{{n}} actions',

@@ -1164,6 +1164,7 @@ export const ja = {
     range: '仮条件',
     formula: '分売価格の計算',
     formulaText: '前日終値 {{close}} ×（1 − {{discount}}%）、呼値単位で切り捨て',
+    formulaPending: '申込開始時の前日終値 ×（1 − {{discount}}%）、呼値単位で切り捨て（申込開始時に確定）',
     offerPrice: '公開価格・分売価格',
     offeringQuantity: '募集株数',
     shares: '{{n}}株',

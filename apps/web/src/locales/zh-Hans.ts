@@ -1139,6 +1139,7 @@ export const zhHans = {
     range: '暂定价格区间',
     formula: '价格计算方式',
     formulaText: '前收盘价 {{close}} ×（1 − {{discount}}%），按报价单位向下取整',
+    formulaPending: '申购开始时的前收盘价 ×（1 − {{discount}}%），按报价单位向下取整（申购开始时确定）',
     offerPrice: '发行价',
     offeringQuantity: '发行股数',
     shares: '{{n}}股',

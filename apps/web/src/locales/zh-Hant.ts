@@ -1137,6 +1137,7 @@ export const zhHant = {
     range: '暫定價格區間',
     formula: '價格計算方式',
     formulaText: '前收盤價 {{close}} ×（1 − {{discount}}%），依升降單位無條件捨去',
+    formulaPending: '申購開始時的前收盤價 ×（1 − {{discount}}%），依升降單位無條件捨去（申購開始時確定）',
     offerPrice: '承銷價',
     offeringQuantity: '承銷股數',
     shares: '{{n}}股',

@@ -633,6 +633,16 @@ export const en = {
     bankName: '{{name}} Bank',
     branchName: '{{name}} Branch',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: 'the application window must open before it closes',
+    drawAfterClose: 'the draw cannot come before the application window closes',
+    priceRangeMissing: 'an IPO needs a tentative price range (low and high)',
+    priceRangeOrder: 'the low end of the price range must be above zero and not above the high end',
+    purchaseDates: 'the purchase deadline must fall after the draw and no later than the listing date',
+    discountMissing: 'a distribution needs its discount rate',
+    listingAfterDraw: 'the delivery date cannot come before the draw',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

@@ -636,6 +636,17 @@ export const es = {
     bankName: 'Banco {{name}}',
     branchName: 'Sucursal {{name}}',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: 'el periodo de solicitud debe abrirse antes de cerrarse',
+    drawAfterClose: 'el sorteo no puede celebrarse antes del cierre del periodo de solicitud',
+    priceRangeMissing: 'una OPV necesita una banda de precios provisional (mínimo y máximo)',
+    priceRangeOrder: 'el mínimo de la banda de precios debe ser mayor que cero y no superar el máximo',
+    purchaseDates:
+      'el plazo de compra debe terminar después del sorteo y no más tarde de la fecha de salida a bolsa',
+    discountMissing: 'una distribución necesita su tasa de descuento',
+    listingAfterDraw: 'la fecha de entrega no puede ser anterior al sorteo',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

@@ -645,6 +645,16 @@ export const fr = {
     bankName: 'Banque {{name}}',
     branchName: 'Agence {{name}}',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: 'la période de souscription doit s’ouvrir avant de se clore',
+    drawAfterClose: 'le tirage ne peut pas avoir lieu avant la clôture de la période de souscription',
+    priceRangeMissing: 'une introduction en Bourse exige une fourchette de prix indicative (bas et haut)',
+    priceRangeOrder: 'le bas de la fourchette doit être supérieur à zéro et ne pas dépasser le haut',
+    purchaseDates: 'la date limite d’achat doit suivre le tirage sans dépasser la date de cotation',
+    discountMissing: 'un placement hors séance exige son taux de décote',
+    listingAfterDraw: 'la date de livraison ne peut pas précéder le tirage',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

@@ -613,6 +613,16 @@ export const ja = {
     bankName: '{{name}}',
     branchName: '{{name}}',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: '申込期間の開始は終了より前にしてください',
+    drawAfterClose: '抽選日時は申込期間の終了以降にしてください',
+    priceRangeMissing: '仮条件（下限・上限）を入力してください',
+    priceRangeOrder: '仮条件の下限は0円より大きく、上限以下にしてください',
+    purchaseDates: '購入申込期限は抽選より後、上場日以前にしてください',
+    discountMissing: '分売の割引率を入力してください',
+    listingAfterDraw: '受渡日は抽選日以降にしてください',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

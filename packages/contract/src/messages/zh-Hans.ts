@@ -592,6 +592,16 @@ export const zhHans = {
     bankName: '{{name}}',
     branchName: '{{name}}',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: '申购期的开始时间须早于结束时间',
+    drawAfterClose: '抽签时间不得早于申购期结束',
+    priceRangeMissing: '请填写IPO的暂定价格区间（下限和上限）',
+    priceRangeOrder: '价格区间下限须大于0且不高于上限',
+    purchaseDates: '认购截止日须在抽签之后，且不晚于上市日',
+    discountMissing: '请填写分售的折扣率',
+    listingAfterDraw: '交割日不得早于抽签日',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

@@ -592,6 +592,16 @@ export const zhHant = {
     bankName: '{{name}}',
     branchName: '{{name}}',
   },
+  /** what is wrong in an offering's terms (the detail of OFFERING_TERMS_INVALID), issue 16 */
+  offeringTerms: {
+    windowOrder: '申購期間的開始時間須早於結束時間',
+    drawAfterClose: '抽籤時間不得早於申購期間結束',
+    priceRangeMissing: '請填寫IPO的暫定價格區間（下限與上限）',
+    priceRangeOrder: '價格區間下限須大於0且不高於上限',
+    purchaseDates: '認購截止日須在抽籤之後，且不晚於上市日',
+    discountMissing: '請填寫分售的折扣率',
+    listingAfterDraw: '交割日不得早於抽籤日',
+  },
   /** issue 18's credit loans (ADR 0028): form validation and the reasons a reviewer gives */
   loans: {
     validation: {

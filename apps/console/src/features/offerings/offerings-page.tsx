@@ -230,11 +230,13 @@ function OfferingsTable({
           </Space>
         ) : (
           <span data-testid="offer-price">
-            {t('offerings.formula', {
-              close: money(o.base_close),
-              discount: percentText(o.discount_bps ?? 0),
-              price: money(o.offer_price),
-            })}
+            {o.base_close === null
+              ? t('offerings.formulaPending', { discount: percentText(o.discount_bps ?? 0) })
+              : t('offerings.formula', {
+                  close: money(o.base_close),
+                  discount: percentText(o.discount_bps ?? 0),
+                  price: money(o.offer_price),
+                })}
           </span>
         ),
     },

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sen, yen, type TApplication, type TDrawRecord, type TOffering } from '@kabuto/contract';
 import { auditLog, offeringApplications, offerings, operators, positions } from '../../db/schema.js';
@@ -386,6 +386,88 @@ describe('distributions', () => {
     });
     expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
   });
+  it('fixes the price from the previous close when the window opens, not at the announcement', async () => {
+    // announced on Tuesday during the session; applications open on Wednesday at 06:00, before the open
+    t.clock.set(new Date(TEST_NOW));
+    const o = await publish({
+      kind: 'distribution',
+      code: '9984',
+      name: 'SoftBank Group',
+      issuer: 'SoftBank Group Corp.',
+      market: 'TSE Prime',
+      price_low: null,
+      price_high: null,
+      discount_bps: 200,
+      purchase_deadline: null,
+      offering_units: 100,
+      cap_units: 5,
+      window_open: at(20),
+      window_close: at(22),
+      draw_at: at(22),
+      listing_at: at(23),
+    });
+    expect(o).toMatchObject({ offer_price: null, base_close: null, discount_bps: 200 });
+    const u = await customer(5_000_000);
+    expect((await apply(u.token, o.id, { units: 1 })).code).toBe(1501); // OFFERING_NOT_OPEN
+
+    t.clock.set(new Date(at(20)));
+    const close = t.app.ctx.market.quote('9984')?.prev_close ?? 0;
+    expect(close).toBeGreaterThan(0);
+    await runOfferingSteps(t.database.db, t.clock.now(), t.app.ctx.market);
+    const [row] = await t.database.db.select().from(offerings).where(eq(offerings.id, o.id));
+    const price = distributionPrice(close, 200, getInstrument('9984')?.is_topix500 ?? false);
+    expect(row).toMatchObject({ baseClose: close, offerPrice: price });
+    const fixed = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, o.id)));
+    expect(fixed).toHaveLength(1);
+    expect(fixed[0]?.operatorId).toBeNull();
+    // a second pass, or an application, writes nothing more
+    await runOfferingSteps(t.database.db, t.clock.now(), t.app.ctx.market);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { account: u.phone, password: u.password, agree: true },
+    });
+    u.token = body<{ token: string }>(signedIn).data.token;
+    expect((await apply(u.token, o.id, { units: 1 })).code).toBe(1);
+    const again = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, o.id)));
+    expect(again).toHaveLength(1);
+  });
+
+  it('names what is wrong in the terms in the reader’s language', async () => {
+    t.clock.set(new Date(TEST_NOW));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/console/ipo/offerings?lang=ja',
+      headers: admin,
+      payload: {
+        kind: 'ipo',
+        code: '997A',
+        name: 'Kabuto Foods',
+        issuer: 'Kabuto Foods K.K.',
+        market: 'TSE Growth',
+        price_low: yen(1_000),
+        price_high: yen(1_200),
+        offering_units: 2,
+        cap_units: 3,
+        window_open: at(24),
+        window_close: at(1),
+        draw_at: at(48),
+        purchase_deadline: at(96),
+        listing_at: at(144),
+      },
+    });
+    expect(body(res)).toMatchObject({
+      code: 1510,
+      msg: '募集条件に誤りがあります：申込期間の開始は終了より前にしてください',
+    });
+  });
+
   it('when oversubscribed, draws one unit per account first, then the rest by the published rule', async () => {
     t.clock.set(new Date(TEST_NOW));
     const o = await publish({

@@ -5,7 +5,16 @@ import type { Db, Tx } from '../../db/types.js';
 import { hasRun, runOnce, type JobSummary } from '../jobs/run-once.js';
 import type { ScheduledJob } from '../jobs/job.js';
 import type { EventOutbox } from '../messages/messages.js';
-import { closeWindow, lapseWins, listShares, runDraw, type OfferingRow } from './offerings.js';
+import { AppError } from '../../lib/app-error.js';
+import type { MarketDataProvider } from '../../market/provider.js';
+import {
+  closeWindow,
+  fixDistributionPrice,
+  lapseWins,
+  listShares,
+  runDraw,
+  type OfferingRow,
+} from './offerings.js';
 
 export const OFFERING_JOB = 'offerings';
 
@@ -15,7 +24,11 @@ export const OFFERING_JOB = 'offerings';
  * the row and does nothing, and a step killed midway rolls back whole and runs again with the same seed and
  * list, so with the same result. Each step re-reads its offering under a row lock inside the run.
  */
-export async function runOfferingSteps(db: Db, now: Date): Promise<EventOutbox> {
+export async function runOfferingSteps(
+  db: Db,
+  now: Date,
+  market?: MarketDataProvider,
+): Promise<EventOutbox> {
   const outbox: EventOutbox = [];
   const day = 24 * 3600 * 1000;
   const candidates = await db
@@ -41,7 +54,18 @@ export async function runOfferingSteps(db: Db, now: Date): Promise<EventOutbox> 
     });
     return result.ran || (await hasRun(db, OFFERING_JOB, key));
   };
-  for (const o of candidates) {
+  for (const candidate of candidates) {
+    let o = candidate;
+    // a distribution's price, fixed from the previous close as its window opens (the first application or the
+    // publication may have done it already: then this writes nothing). A stock without a close leaves it
+    // unpriced, and the close step waits, rather than stopping the other offerings' steps.
+    if (market && o.kind === 'distribution' && o.offerPrice === null && now >= o.windowOpen) {
+      try {
+        o = await db.transaction((tx) => fixDistributionPrice(tx, candidate, market, now));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
     // the close waits for the window's end and, for an IPO, the fixed offer price
     if (now < o.windowClose || o.offerPrice === null) continue;
     await once(o, 'close', (tx, fresh) => closeWindow(tx, fresh, now, outbox));
@@ -57,5 +81,5 @@ export async function runOfferingSteps(db: Db, now: Date): Promise<EventOutbox> 
 
 export const offeringJob: ScheduledJob = {
   name: OFFERING_JOB,
-  run: (app: FastifyInstance, deps) => runOfferingSteps(app.ctx.db, deps.clock.now()),
+  run: (app: FastifyInstance, deps) => runOfferingSteps(app.ctx.db, deps.clock.now(), app.ctx.market),
 };

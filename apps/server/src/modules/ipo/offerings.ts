@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   formatYen,
+  localeOf,
   negSen,
   roundToTick,
   sen,
@@ -11,6 +12,7 @@ import {
   type TOffering,
   type TOfferingPhase,
   type TOfferingPublish,
+  translate,
 } from '@kabuto/contract';
 import { ipoPoints, offeringApplications, offerings, positions } from '../../db/schema.js';
 import type { Executor, Tx } from '../../db/types.js';
@@ -113,8 +115,62 @@ export function distributionPrice(prevClose: number, discountBps: number, topix5
   return roundToTick(raw, topix500, 'down');
 }
 
-function invalid(detail: string): AppError {
-  return new AppError('OFFERING_TERMS_INVALID', { detail });
+/** Which of an offering's terms is wrong, said in the reader's language (messages' `offeringTerms`). */
+export type OfferingTermsRule =
+  | 'windowOrder'
+  | 'drawAfterClose'
+  | 'priceRangeMissing'
+  | 'priceRangeOrder'
+  | 'purchaseDates'
+  | 'discountMissing'
+  | 'listingAfterDraw';
+
+function invalid(locale: string, rule: OfferingTermsRule): AppError {
+  return new AppError('OFFERING_TERMS_INVALID', {
+    detail: translate(localeOf(locale), `offeringTerms.${rule}`),
+  });
+}
+
+/**
+ * A distribution's price is fixed when its window opens (立会外分売: announced after a close, applied for the next
+ * morning), from the previous close then: the offering job does it at the window's opening, and so does the
+ * first application or the publication itself when it comes first. Idempotent: only a row still without a
+ * price is written, once, audited as the system's; every later caller reads the price already fixed.
+ */
+export async function fixDistributionPrice(
+  tx: Executor,
+  o: OfferingRow,
+  market: MarketDataProvider,
+  now: Date,
+): Promise<OfferingRow> {
+  if (o.kind !== 'distribution' || o.offerPrice !== null || now < o.windowOpen || o.cancelledAt) return o;
+  const quote = market.quote(o.code);
+  if (!quote || quote.prev_close <= 0) throw new AppError('OFFERING_NO_PREVIOUS_CLOSE');
+  const price = distributionPrice(
+    quote.prev_close,
+    o.discountBps ?? 0,
+    getInstrument(o.code)?.is_topix500 ?? false,
+  );
+  const [row] = await tx
+    .update(offerings)
+    .set({ offerPrice: price, baseClose: quote.prev_close })
+    .where(and(eq(offerings.id, o.id), isNull(offerings.offerPrice)))
+    .returning();
+  if (!row) {
+    const [fresh] = await tx.select().from(offerings).where(eq(offerings.id, o.id));
+    if (!fresh) throw new AppError('OFFERING_NOT_FOUND');
+    return fresh;
+  }
+  await audit(tx, {
+    operatorId: null,
+    action: 'offering.price_fixed',
+    targetType: 'offering',
+    targetId: o.id,
+    before: { offer_price: null },
+    after: { offer_price: price, base_close: quote.prev_close, discount_bps: o.discountBps },
+    at: now,
+  });
+  return row;
 }
 
 /** Publishes an offering (an administrator): validated terms, a fresh seed committed by its hash, audited. */
@@ -131,30 +187,27 @@ export async function publishOffering(
   const drawAt = t(input.draw_at);
   const listing = t(input.listing_at);
   const deadline = input.purchase_deadline ? t(input.purchase_deadline) : null;
-  if (!(open < close)) throw invalid('window_open < window_close');
-  if (!(close <= drawAt)) throw invalid('window_close <= draw_at');
+  if (!(open < close)) throw invalid(deps.locale, 'windowOrder');
+  if (!(close <= drawAt)) throw invalid(deps.locale, 'drawAfterClose');
   let priceLow: number | null = null;
   let priceHigh: number | null = null;
-  let baseClose: number | null = null;
-  let offerPrice: number | null = null;
   let discountBps: number | null = null;
   if (input.kind === 'ipo') {
-    if (input.price_low == null || input.price_high == null) throw invalid('price_low, price_high');
+    if (input.price_low == null || input.price_high == null) throw invalid(deps.locale, 'priceRangeMissing');
     if (!(input.price_low > 0 && input.price_low <= input.price_high))
-      throw invalid('0 < price_low <= price_high');
+      throw invalid(deps.locale, 'priceRangeOrder');
     if (!deadline || !(drawAt < deadline && deadline <= listing)) {
-      throw invalid('draw_at < purchase_deadline <= listing_at');
+      throw invalid(deps.locale, 'purchaseDates');
     }
     priceLow = input.price_low;
     priceHigh = input.price_high;
   } else {
-    if (input.discount_bps == null) throw invalid('discount_bps');
-    if (!(drawAt <= listing)) throw invalid('draw_at <= listing_at');
+    if (input.discount_bps == null) throw invalid(deps.locale, 'discountMissing');
+    if (!(drawAt <= listing)) throw invalid(deps.locale, 'listingAfterDraw');
+    // a stock with a close to discount from; the price itself is fixed when the window opens
     const quote = deps.market.quote(input.code);
     if (!quote || quote.prev_close <= 0) throw new AppError('OFFERING_NO_PREVIOUS_CLOSE');
     discountBps = input.discount_bps;
-    baseClose = quote.prev_close;
-    offerPrice = distributionPrice(baseClose, discountBps, getInstrument(input.code)?.is_topix500 ?? false);
   }
   const seed = randomBytes(32).toString('hex');
   const [row] = await tx
@@ -167,8 +220,8 @@ export async function publishOffering(
       market: input.market,
       priceLow,
       priceHigh,
-      offerPrice,
-      baseClose,
+      offerPrice: null,
+      baseClose: null,
       discountBps,
       unitShares: input.unit_shares,
       offeringUnits: input.offering_units,
@@ -191,10 +244,10 @@ export async function publishOffering(
     action: 'offering.publish',
     targetType: 'offering',
     targetId: row.id,
-    after: { ...input, seed_hash: row.seedHash, offer_price: offerPrice, base_close: baseClose },
+    after: { ...input, seed_hash: row.seedHash },
     at: now,
   });
-  return row;
+  return fixDistributionPrice(tx, row, deps.market, now);
 }
 
 async function offeringForUpdate(tx: Executor, id: number): Promise<OfferingRow> {
@@ -306,9 +359,11 @@ export async function applyFor(
   input: TApplicationCreate,
 ): Promise<{ offering: OfferingRow; application: ApplicationRow }> {
   const now = deps.clock.now();
-  const [o] = await tx.select().from(offerings).where(eq(offerings.id, offeringId));
-  if (!o) throw new AppError('OFFERING_NOT_FOUND');
-  if (o.cancelledAt) throw new AppError('OFFERING_CANCELLED');
+  const [found] = await tx.select().from(offerings).where(eq(offerings.id, offeringId));
+  if (!found) throw new AppError('OFFERING_NOT_FOUND');
+  if (found.cancelledAt) throw new AppError('OFFERING_CANCELLED');
+  // before the offering job's pass at the window's opening, the first application fixes a distribution's price
+  const o = await fixDistributionPrice(tx, found, deps.market, now);
   await requireTradingAccount(
     tx,
     userId,

@@ -174,10 +174,12 @@ function OfferingCard({
           <>
             <dt>{t('ipo.formula')}</dt>
             <dd>
-              {t('ipo.formulaText', {
-                close: money(o.base_close, locale),
-                discount: ((o.discount_bps ?? 0) / 100).toFixed(2),
-              })}
+              {o.base_close === null
+                ? t('ipo.formulaPending', { discount: ((o.discount_bps ?? 0) / 100).toFixed(2) })
+                : t('ipo.formulaText', {
+                    close: money(o.base_close, locale),
+                    discount: ((o.discount_bps ?? 0) / 100).toFixed(2),
+                  })}
             </dd>
           </>
         )}
