@@ -216,8 +216,12 @@ export function draw(input: DrawInput): DrawResult {
       // in drawn order; applications with no points take no part.
       const rank = new Uint32Array(n);
       for (let r = 0; r < n; r++) rank[order[r] ?? 0] = r;
-      const candidates: number[] = [];
-      for (let a = 0; a < n; a++) if (alloc[a] === 0 && (points[a] ?? 0) > 0) candidates.push(a);
+      // (a typed array: for a million applications, a boxed list and its sort cost tens of megabytes more)
+      let count = 0;
+      for (let a = 0; a < n; a++) if (alloc[a] === 0 && (points[a] ?? 0) > 0) count++;
+      const candidates = new Uint32Array(count);
+      count = 0;
+      for (let a = 0; a < n; a++) if (alloc[a] === 0 && (points[a] ?? 0) > 0) candidates[count++] = a;
       candidates.sort((a, b) => (points[b] ?? 0) - (points[a] ?? 0) || (rank[a] ?? 0) - (rank[b] ?? 0));
       let pts = Math.min(pointsUnits, left);
       for (const a of candidates) {
