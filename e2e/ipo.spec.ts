@@ -41,6 +41,7 @@ const TEXT = {
     applying: '申込中',
     success: '約定',
     verified: /^検証済み/,
+    notVerified: /^検証できません/,
     ipoTab: 'IPO抽選結果',
   },
   en: {
@@ -50,6 +51,7 @@ const TEXT = {
     applying: 'Applying',
     success: 'Success',
     verified: /^Verified/,
+    notVerified: /^Does not verify/,
     ipoTab: 'IPO results',
   },
 } as const;
@@ -207,6 +209,21 @@ for (const lang of ['jp', 'en'] as const) {
     await card.getByTestId('verify-draw').click();
     await expect(card.getByTestId('verify-result')).toHaveText(x.verified);
     await expectAxeClean(page);
+    // the browser recomputes the draw itself: a record altered on its way (one more unit to the first winner),
+    // with the server's own verdict left clean, does not verify
+    await page.route('**/api/ipo/offerings/*/draw*', async (r) => {
+      const response = await r.fetch();
+      const json = (await response.json()) as {
+        data: { allocations: { units: number }[]; problems: string[] };
+      };
+      const first = json.data.allocations[0];
+      if (first) first.units += 1;
+      json.data.problems = [];
+      await r.fulfill({ response, json });
+    });
+    await card.getByTestId('verify-draw').click();
+    await expect(card.getByTestId('verify-result')).toHaveText(x.notVerified);
+    await page.unroute('**/api/ipo/offerings/*/draw*');
 
     // the orders page's IPO tab lists the application with its figures
     await page.goto(route(`${ORDERS}?tab=ipo`));

@@ -1205,7 +1205,8 @@ export const en = {
     apply: 'Apply',
     appliedToast: 'Application received',
     verify: 'Verify this draw',
-    verified: 'Verified: the published record of {{n}} applications recomputes to the same result',
+    verified:
+      'Verified on this device: recomputing the published record of {{n}} applications gives the same result',
     notVerified: 'Does not verify: the published record does not match',
     yourEntry: 'Your entry’s pseudonym: {{pseudonym}}',
     phases: {

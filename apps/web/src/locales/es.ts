@@ -1211,7 +1211,8 @@ export const es = {
     apply: 'Solicitar',
     appliedToast: 'Solicitud recibida',
     verify: 'Verificar este sorteo',
-    verified: 'Verificado: el registro publicado de {{n}} solicitudes da el mismo resultado',
+    verified:
+      'Verificado en este dispositivo: al recalcular el registro publicado de {{n}} solicitudes se obtiene el mismo resultado',
     notVerified: 'No se verifica: el registro publicado no coincide',
     yourEntry: 'Seudónimo de su solicitud: {{pseudonym}}',
     phases: {

@@ -1218,7 +1218,8 @@ export const fr = {
     apply: 'Souscrire',
     appliedToast: 'Demande reçue',
     verify: 'Vérifier ce tirage',
-    verified: 'Vérifié : le registre publié de {{n}} demandes redonne le même résultat',
+    verified:
+      'Vérifié sur cet appareil : recalculer le registre publié de {{n}} demandes redonne le même résultat',
     notVerified: 'Non vérifié : le registre publié ne correspond pas',
     yourEntry: 'Pseudonyme de votre demande : {{pseudonym}}',
     phases: {

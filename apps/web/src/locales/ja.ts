@@ -1195,7 +1195,7 @@ export const ja = {
     apply: '申し込む',
     appliedToast: 'お申込みを受け付けました',
     verify: 'この抽選を検証する',
-    verified: '検証済み：{{n}}件の申込から公開された記録どおりに再計算できました',
+    verified: '検証済み：公開された{{n}}件の申込の記録から、この端末で再計算した結果が一致しました',
     notVerified: '検証できません：公開された記録と一致しません',
     yourEntry: 'あなたの申込の仮名：{{pseudonym}}',
     phases: {

@@ -1170,7 +1170,7 @@ export const zhHans = {
     apply: '申购',
     appliedToast: '已受理申购',
     verify: '验证本次抽签',
-    verified: '验证通过：根据{{n}}笔申购的公开记录重新计算，结果一致',
+    verified: '验证通过：已在本设备上根据{{n}}笔申购的公开记录重新计算，结果一致',
     notVerified: '验证失败：与公开记录不一致',
     yourEntry: '您的申购化名：{{pseudonym}}',
     phases: {

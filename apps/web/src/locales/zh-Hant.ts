@@ -1168,7 +1168,7 @@ export const zhHant = {
     apply: '申購',
     appliedToast: '已受理申購',
     verify: '驗證這次抽籤',
-    verified: '驗證通過：依{{n}}筆申購的公開紀錄重新計算，結果一致',
+    verified: '驗證通過：已在本裝置上依{{n}}筆申購的公開紀錄重新計算，結果一致',
     notVerified: '驗證失敗：與公開紀錄不一致',
     yourEntry: '您的申購化名：{{pseudonym}}',
     phases: {

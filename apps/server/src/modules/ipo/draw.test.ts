@@ -11,6 +11,7 @@ import {
   type DrawPolicy,
   type DrawRecord,
 } from './draw.js';
+import { verifyDrawInBrowser } from '@kabuto/contract/draw';
 
 /**
  * The draw's rules and its verification. DRAW_RUNS sets the property runs: 200 in `npm test`;
@@ -226,5 +227,37 @@ describe('draw properties', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('is recomputed the same in the browser (Web Crypto), which rejects the same mutations', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbCase, fc.nat(), async ({ seed, offering, policy, list }, pick) => {
+        const honest = record(seed, offering, policy, list);
+        expect(await verifyDrawInBrowser(honest)).toEqual([]);
+        const otherSeed = (seed[0] === '0' ? '1' : '0') + seed.slice(1);
+        expect(await verifyDrawInBrowser({ ...honest, seed: otherSeed })).toEqual(
+          verifyDraw({ ...honest, seed: otherSeed }),
+        );
+        if (honest.allocations.length > 0) {
+          const i = pick % honest.allocations.length;
+          const allocations = honest.allocations.map((a, k) => (k === i ? { ...a, units: a.units + 1 } : a));
+          expect(await verifyDrawInBrowser({ ...honest, allocations })).toEqual(['allocations']);
+        }
+        if (list.length > 0) {
+          const changed = list.map((a, k) => (k === pick % list.length ? { ...a, points: a.points + 1 } : a));
+          expect(await verifyDrawInBrowser({ ...honest, applications: changed })).toContain('list_hash');
+        }
+      }),
+      { numRuns: Math.min(RUNS, 100) },
+    );
+  });
+
+  it('draws again with a longer keystream in the browser when the first runs out, and still agrees', async () => {
+    const list = apps([5, 3, 8, 1, 2, 9], [1, 2, 3, 0, 0, 4]);
+    for (const policy of [{ kind: 'equal' }, { kind: 'weighted', points_bps: 3000 }] as const) {
+      const honest = record(SEED, 12, policy, list);
+      // 4 words cannot shuffle six positions and draw twelve units: 4, 8, 16, then 32 words
+      expect(await verifyDrawInBrowser(honest, globalThis.crypto.subtle, 4)).toEqual([]);
+    }
   });
 });

@@ -420,7 +420,7 @@ describe('distributions', () => {
     const fixed = await t.database.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, o.id)));
+      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, String(o.id))));
     expect(fixed).toHaveLength(1);
     expect(fixed[0]?.operatorId).toBeNull();
     // a second pass, or an application, writes nothing more
@@ -435,7 +435,7 @@ describe('distributions', () => {
     const again = await t.database.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, o.id)));
+      .where(and(eq(auditLog.action, 'offering.price_fixed'), eq(auditLog.targetId, String(o.id))));
     expect(again).toHaveLength(1);
   });
 

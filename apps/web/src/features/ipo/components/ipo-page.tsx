@@ -8,6 +8,7 @@ import {
 } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
+import { verifyDrawInBrowser, type DrawProblem } from '@kabuto/contract/draw';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '@/domains/trading/idempotent';
@@ -135,7 +136,8 @@ function OfferingCard({
   const [units, setUnits] = useState('1');
   const [bid, setBid] = useState('');
   const [busy, setBusy] = useState(false);
-  const [record, setRecord] = useState<TDrawRecord | null>(null);
+  // the draw record and what this browser's own recomputation found in it ([] when every field matches)
+  const [record, setRecord] = useState<{ record: TDrawRecord; problems: DrawProblem[] } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ipoKeys.all() });
   const run = async (work: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -334,7 +336,14 @@ function OfferingCard({
             data-testid="verify-draw"
             onClick={() =>
               void fetchDrawRecord(o.id)
-                .then(setRecord)
+                .then(async (r) => {
+                  const problems = await verifyDrawInBrowser({
+                    ...r,
+                    seed: r.seed ?? '',
+                    list_hash: r.list_hash ?? '',
+                  });
+                  setRecord({ record: r, problems });
+                })
                 .catch((error: unknown) => {
                   showToast(errorText(error), 3000);
                 })
@@ -345,7 +354,7 @@ function OfferingCard({
           {record && (
             <p data-testid="verify-result" role="status">
               {record.problems.length === 0
-                ? t('ipo.verified', { n: record.applications.length })
+                ? t('ipo.verified', { n: record.record.applications.length })
                 : t('ipo.notVerified')}
               {mine && ` ${t('ipo.yourEntry', { pseudonym: mine.pseudonym })}`}
             </p>
