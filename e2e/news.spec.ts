@@ -144,3 +144,28 @@ test('a support conversation: the user writes, staff answer from the console, th
   const token = await page.evaluate(() => localStorage.getItem('userId'));
   expect(await conversationOf(page.request, auth, Number(token))).toBeGreaterThan(0);
 });
+
+test('contact channels show their hours in Japan time, and in the reader’s zone when it differs', async ({
+  browser,
+}) => {
+  // a reader in Tokyo sees Japan time only; a reader in Paris sees the same hours in Paris time too
+  for (const [timezoneId, lang, japan, local] of [
+    ['Asia/Tokyo', 'jp', /月〜金 09:00〜17:00（日本時間）/, null],
+    [
+      'Europe/Paris',
+      'fr',
+      /09:00–17:00 \(heure du Japon\)/,
+      /Votre heure \(Europe\/Paris\) : 0[01]:00–0[89]:00/,
+    ],
+  ] as const) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId });
+    const page = await context.newPage();
+    await useLanguage(page, lang);
+    await page.goto(route(SERVICE));
+    const line = page.getByTestId('service-channels').locator('.adm-list-item').filter({ hasText: 'LINE' });
+    await expect(line).toContainText(japan);
+    if (local === null) await expect(line.getByTestId('channel-local-hours')).toHaveCount(0);
+    else await expect(line.getByTestId('channel-local-hours')).toHaveText(local);
+    await context.close();
+  }
+});

@@ -215,12 +215,21 @@ const ARTICLES: DemoArticle[] = [
 ];
 
 /** The channels the demo shows on its customer-service page (operators replace them in the console). */
+const WEEKDAYS = { days: [1, 2, 3, 4, 5], opens: '09:00', closes: '17:00' };
 const DEMO_CHANNELS: TServiceChannel[] = [
-  { name: 'LINE', url: 'https://line.me/R/ti/p/@kabuto-demo', hours: '09:00-17:00 JST (平日)' },
-  { name: 'WhatsApp', url: 'https://wa.me/810000000000', hours: '09:00-17:00 JST (Mon-Fri)' },
-  { name: 'Telegram', url: 'https://t.me/kabuto_demo', hours: '09:00-17:00 JST (Mon-Fri)' },
-  { name: 'E-mail', url: 'mailto:support@kabuto.example', hours: '24h (reply within 1 business day)' },
-  { name: '0120-000-000', url: 'tel:0120000000', hours: '09:00-17:00 JST (平日)' },
+  { name: 'LINE', url: 'https://line.me/R/ti/p/@kabuto-demo', schedule: WEEKDAYS },
+  { name: 'WhatsApp', url: 'https://wa.me/810000000000', schedule: WEEKDAYS },
+  { name: 'Telegram', url: 'https://t.me/kabuto_demo', schedule: WEEKDAYS },
+  {
+    name: 'E-mail',
+    url: 'mailto:support@kabuto.example',
+    hours: 'Reply within 1 business day / 1営業日以内に返信',
+  },
+  {
+    name: '0120-000-000',
+    url: 'tel:0120000000',
+    schedule: { days: [1, 2, 3, 4, 5, 6], opens: '08:30', closes: '17:00' },
+  },
 ];
 
 /**

@@ -811,6 +811,13 @@ export const en = {
     empty: 'No contact channel is available at the moment.',
     warning:
       'If someone claiming to be us asks you to transfer money to another account, do not transfer and contact us here.',
+    rangeDash: '–',
+    japanTime: '{{days}} {{hours}} (Japan time)',
+    yourTime: 'Your time ({{zone}}): {{from}}–{{to}}',
+    dayBefore: ' (the day before)',
+    dayAfter: ' (the next day)',
+    openNow: 'Open now',
+    closedNow: 'Closed now',
   },
   support: {
     title: 'Chat with us',

@@ -815,6 +815,13 @@ export const es = {
     empty: 'En este momento no hay ningún canal de contacto disponible.',
     warning:
       'Si alguien que dice ser de nuestra empresa le pide que transfiera dinero a otra cuenta, no lo haga y contacte con nosotros aquí.',
+    rangeDash: '–',
+    japanTime: '{{days}} {{hours}} (hora de Japón)',
+    yourTime: 'Tu hora ({{zone}}): {{from}}–{{to}}',
+    dayBefore: ' (el día anterior)',
+    dayAfter: ' (el día siguiente)',
+    openNow: 'Abierto ahora',
+    closedNow: 'Cerrado ahora',
   },
   support: {
     title: 'Chat con nosotros',

@@ -820,6 +820,13 @@ export const fr = {
     empty: "Aucun canal de contact n'est disponible pour le moment.",
     warning:
       "Si quelqu'un se présentant comme nous vous demande de virer de l'argent sur un autre compte, ne faites pas le virement et contactez-nous ici.",
+    rangeDash: '–',
+    japanTime: '{{days}} {{hours}} (heure du Japon)',
+    yourTime: 'Votre heure ({{zone}}) : {{from}}–{{to}}',
+    dayBefore: ' (la veille)',
+    dayAfter: ' (le lendemain)',
+    openNow: 'Ouvert',
+    closedNow: 'Fermé',
   },
   support: {
     title: 'Discuter avec nous',

@@ -803,6 +803,13 @@ export const ja = {
     empty: '現在ご利用いただける窓口はありません。',
     warning:
       '当社を名乗る人物から別の口座への振込みを求められた場合は、振り込まずにこちらからご連絡ください。',
+    rangeDash: '〜',
+    japanTime: '{{days}} {{hours}}（日本時間）',
+    yourTime: 'お住まいの地域の時刻（{{zone}}）：{{from}}〜{{to}}',
+    dayBefore: '（前日）',
+    dayAfter: '（翌日）',
+    openNow: '受付中',
+    closedNow: '受付時間外',
   },
   support: {
     title: 'チャットでのお問い合わせ',

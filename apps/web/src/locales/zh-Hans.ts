@@ -784,6 +784,13 @@ export const zhHans = {
     intro: '请通过以下渠道联系我们。我们的工作人员绝不会询问您的密码，也不会要求您向聊天中告知的账户转账。',
     empty: '目前没有可用的联系渠道。',
     warning: '如有人冒充本公司要求您向其他账户转账，请不要汇款，并通过此处联系我们。',
+    rangeDash: '至',
+    japanTime: '{{days}} {{hours}}（日本时间）',
+    yourTime: '您所在地区的时间（{{zone}}）：{{from}}至{{to}}',
+    dayBefore: '（前一天）',
+    dayAfter: '（次日）',
+    openNow: '服务中',
+    closedNow: '非服务时间',
   },
   support: {
     title: '在线咨询',

@@ -782,6 +782,13 @@ export const zhHant = {
     intro: '請透過下列管道與我們聯絡。我們的人員絕不會詢問您的密碼，也不會要求您匯款至聊天中告知的帳戶。',
     empty: '目前沒有可用的聯絡管道。',
     warning: '若有人冒充本公司要求您匯款至其他帳戶，請勿匯款，並透過此處與我們聯絡。',
+    rangeDash: '至',
+    japanTime: '{{days}} {{hours}}（日本時間）',
+    yourTime: '您所在地區的時間（{{zone}}）：{{from}}至{{to}}',
+    dayBefore: '（前一天）',
+    dayAfter: '（隔天）',
+    openNow: '服務中',
+    closedNow: '非服務時間',
   },
   support: {
     title: '線上諮詢',

@@ -339,7 +339,19 @@ export const ZServiceChannel = z.object({
     .regex(/^(https:\/\/|line:\/\/|mailto:[^\s@]+@[^\s@]+$|tel:\+?[0-9-]{6,20}$)/, {
       error: 'validation.channelUrl',
     }),
+  /** a free note beside the hours (e.g. "replies within one business day") */
   hours: z.string().max(80).optional(),
+  /** when the channel is staffed, in Tokyo time; the app shows it in the user's own time zone too */
+  schedule: z
+    .object({
+      /** ISO weekdays: 1 Monday … 7 Sunday */
+      days: z.array(z.number().int().min(1).max(7)).min(1).max(7),
+      opens: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.clockTime' }),
+      closes: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.clockTime' }),
+    })
+    .refine((s) => s.opens < s.closes, { error: 'validation.closesAfterOpens', path: ['closes'] })
+    .optional(),
 });
 export type TServiceChannel = z.infer<typeof ZServiceChannel>;
+export type TServiceSchedule = NonNullable<TServiceChannel['schedule']>;
 export const ZServiceChannels = z.object({ items: z.array(ZServiceChannel) });

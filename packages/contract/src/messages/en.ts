@@ -291,6 +291,8 @@ export const en = {
     transferDateRequired: 'Please enter the transfer date',
     bankAccountRequired: 'Please select a bank account',
     channelUrl: 'The link must start with https://, line://, mailto: or tel:',
+    clockTime: 'Enter a time as HH:MM (e.g. 09:00)',
+    closesAfterOpens: 'The closing time must be after the opening time',
     reasonRequired: 'Please give a reason',
     reasonLength: 'The reason is too long (500 characters at most)',
     operatorPasswordLength: 'The password must be at least 12 characters',

@@ -291,6 +291,8 @@ export const es = {
     transferDateRequired: 'Introduzca la fecha de la transferencia',
     bankAccountRequired: 'Seleccione una cuenta bancaria',
     channelUrl: 'El enlace debe empezar por https://, line://, mailto: o tel:',
+    clockTime: 'Introduce la hora como HH:MM (p. ej., 09:00)',
+    closesAfterOpens: 'La hora de cierre debe ser posterior a la de apertura',
     reasonRequired: 'Indique un motivo',
     reasonLength: 'El motivo es demasiado largo (500 caracteres como máximo)',
     operatorPasswordLength: 'La contraseña debe tener al menos 12 caracteres',

@@ -297,6 +297,8 @@ export const fr = {
     transferDateRequired: 'Veuillez saisir la date du virement',
     bankAccountRequired: 'Veuillez choisir un compte bancaire',
     channelUrl: 'Le lien doit commencer par https://, line://, mailto: ou tel:',
+    clockTime: 'Saisissez l’heure au format HH:MM (p. ex. 09:00)',
+    closesAfterOpens: 'L’heure de fermeture doit suivre l’heure d’ouverture',
     reasonRequired: 'Veuillez indiquer un motif',
     reasonLength: 'Le motif est trop long (500 caractères au maximum)',
     operatorPasswordLength: 'Le mot de passe doit comporter au moins 12 caractères',

@@ -280,6 +280,8 @@ export const ja = {
     transferDateRequired: '振込日を入力してください',
     bankAccountRequired: '銀行口座を選択してください',
     channelUrl: 'リンクはhttps://、line://、mailto:またはtel:で始めてください',
+    clockTime: '時刻はHH:MMの形式で入力してください（例：09:00）',
+    closesAfterOpens: '終了時刻は開始時刻より後にしてください',
     reasonRequired: '理由を入力してください',
     reasonLength: '理由が長すぎます（500文字以内）',
     operatorPasswordLength: 'パスワードは12文字以上にしてください',

@@ -264,6 +264,8 @@ export const zhHans = {
     transferDateRequired: '请输入转账日期',
     bankAccountRequired: '请选择银行账户',
     channelUrl: '链接必须以 https://、line://、mailto: 或 tel: 开头',
+    clockTime: '请按 HH:MM 格式输入时间（例如 09:00）',
+    closesAfterOpens: '结束时间须晚于开始时间',
     reasonRequired: '请填写原因',
     reasonLength: '原因过长（最多 500 个字符）',
     operatorPasswordLength: '密码至少 12 个字符',

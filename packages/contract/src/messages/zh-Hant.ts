@@ -264,6 +264,8 @@ export const zhHant = {
     transferDateRequired: '請輸入匯款日期',
     bankAccountRequired: '請選擇銀行帳戶',
     channelUrl: '連結必須以 https://、line://、mailto: 或 tel: 開頭',
+    clockTime: '請依 HH:MM 格式輸入時間（例如 09:00）',
+    closesAfterOpens: '結束時間須晚於開始時間',
     reasonRequired: '請填寫原因',
     reasonLength: '原因過長（最多 500 個字元）',
     operatorPasswordLength: '密碼至少 12 個字元',

@@ -6,6 +6,7 @@ import {
   App,
   Button,
   Card,
+  Checkbox,
   Col,
   Form,
   Input,
@@ -216,7 +217,21 @@ function DepositForm({ value, editable }: { value: TSettings['deposit']; editabl
 }
 
 interface ChannelValues {
-  channels?: { name?: string; url?: string; hours?: string }[];
+  channels?: {
+    name?: string;
+    url?: string;
+    hours?: string;
+    schedule?: { days?: number[]; opens?: string; closes?: string };
+  }[];
+}
+
+/** ISO weekdays 1 (Monday) … 7 (Sunday) with their short names in the operator's language. */
+function weekdayOptions(locale: string) {
+  const format = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  return [1, 2, 3, 4, 5, 6, 7].map((iso) => ({
+    value: iso,
+    label: format.format(new Date(Date.UTC(2024, 0, iso))),
+  }));
 }
 
 function CustomerServiceForm({
@@ -226,22 +241,40 @@ function CustomerServiceForm({
   value: TSettings['customer_service'];
   editable: boolean;
 }) {
-  const { t } = useLocale();
+  const { t, locale } = useLocale();
   const [form] = Form.useForm<ChannelValues>();
   const save = useSaveSetting('customer_service', form);
+  const weekdays = weekdayOptions(locale);
   useEffect(() => {
     form.setFieldsValue({ channels: value });
   }, [form, value]);
   const submit = (values: ChannelValues) => {
     const channels = (values.channels ?? []).map((c) => {
       const hours = (c.hours ?? '').trim();
-      return { name: (c.name ?? '').trim(), url: (c.url ?? '').trim(), ...(hours === '' ? {} : { hours }) };
+      const days = c.schedule?.days ?? [];
+      const opens = (c.schedule?.opens ?? '').trim();
+      const closes = (c.schedule?.closes ?? '').trim();
+      // a schedule is sent when any part of it is filled in, so a half-filled one is refused at its field
+      const scheduled = days.length > 0 || opens !== '' || closes !== '';
+      return {
+        name: (c.name ?? '').trim(),
+        url: (c.url ?? '').trim(),
+        ...(hours === '' ? {} : { hours }),
+        ...(scheduled ? { schedule: { days: [...days].sort((a, b) => a - b), opens, closes } } : {}),
+      };
     });
     const checked = checkForm(
       form,
       ZSettings.shape.customer_service,
       channels,
-      { name: t('settings.channelName'), url: t('settings.channelUrl'), hours: t('settings.channelHours') },
+      {
+        name: t('settings.channelName'),
+        url: t('settings.channelUrl'),
+        hours: t('settings.channelNote'),
+        days: t('settings.channelDays'),
+        opens: t('settings.channelOpens'),
+        closes: t('settings.channelCloses'),
+      },
       ['channels'],
     );
     if (checked !== null) save.mutate(checked);
@@ -270,10 +303,25 @@ function CustomerServiceForm({
                     <Input style={{ width: 280 }} placeholder="https:// / line://" />
                   </Form.Item>
                   <Form.Item
-                    label={`${t('settings.channelHours')} ${index + 1}`}
-                    name={[field.name, 'hours']}
+                    label={`${t('settings.channelDays')} ${index + 1}`}
+                    name={[field.name, 'schedule', 'days']}
                   >
-                    <Input style={{ width: 180 }} maxLength={80} />
+                    <Checkbox.Group options={weekdays} />
+                  </Form.Item>
+                  <Form.Item
+                    label={`${t('settings.channelOpens')} ${index + 1}`}
+                    name={[field.name, 'schedule', 'opens']}
+                  >
+                    <Input style={{ width: 90 }} placeholder="09:00" maxLength={5} />
+                  </Form.Item>
+                  <Form.Item
+                    label={`${t('settings.channelCloses')} ${index + 1}`}
+                    name={[field.name, 'schedule', 'closes']}
+                  >
+                    <Input style={{ width: 90 }} placeholder="17:00" maxLength={5} />
+                  </Form.Item>
+                  <Form.Item label={`${t('settings.channelNote')} ${index + 1}`} name={[field.name, 'hours']}>
+                    <Input style={{ width: 220 }} maxLength={80} />
                   </Form.Item>
                   {editable && (
                     <Button
