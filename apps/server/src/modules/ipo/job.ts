@@ -24,11 +24,7 @@ export const OFFERING_JOB = 'offerings';
  * the row and does nothing, and a step killed midway rolls back whole and runs again with the same seed and
  * list, so with the same result. Each step re-reads its offering under a row lock inside the run.
  */
-export async function runOfferingSteps(
-  db: Db,
-  now: Date,
-  market?: MarketDataProvider,
-): Promise<EventOutbox> {
+export async function runOfferingSteps(db: Db, now: Date, market?: MarketDataProvider): Promise<EventOutbox> {
   const outbox: EventOutbox = [];
   const day = 24 * 3600 * 1000;
   const candidates = await db
