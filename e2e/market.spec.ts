@@ -193,3 +193,26 @@ test('logged out: the watchlist segment asks to log in and the star prompts logi
   await firstRow.getByRole('button', { name: 'Add to watchlist' }).click();
   await expect(page.getByText('Log in to keep a watchlist.')).toBeVisible();
 });
+
+test('the segment row shows that it scrolls sideways, and brings a tab opened by link into view', async ({
+  page,
+}) => {
+  await useLanguage(page, 'fr');
+  await page.goto(route('/pages/market/market'));
+  const track = page.getByRole('tablist');
+  const row = page.locator('.scroll-row').filter({ has: track });
+  const overflow = await track.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow, 'the French tabs are wider than 390 px').toBeGreaterThan(0);
+  await expect(row).toHaveAttribute('data-more-end', 'true');
+  await expect(row).not.toHaveAttribute('data-more-start');
+  await track.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+  });
+  await expect(row).toHaveAttribute('data-more-start', 'true');
+  await expect(row).not.toHaveAttribute('data-more-end');
+  // the last tab, opened from a link, is scrolled into view
+  await page.goto(route('/pages/market/market?tab=sectors'));
+  const sectors = page.getByRole('tab', { selected: true });
+  await expect(sectors).toBeInViewport({ ratio: 1 });
+  await expect(row).toHaveAttribute('data-more-start', 'true');
+});

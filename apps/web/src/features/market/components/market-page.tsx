@@ -13,6 +13,7 @@ import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { ScrollRow } from '@/shared/ui/scroll-row';
 
 /**
  * /pages/market/market: indices, the ranking lists, sectors and the user's watchlist. The chosen segment
@@ -40,7 +41,7 @@ export function MarketPage() {
       <SearchEntry />
       <SimulatedBadge />
       <IndexCards />
-      <div className="segments" role="tablist" aria-label={t('market.segments')}>
+      <ScrollRow className="segments" active={segment} role="tablist" aria-label={t('market.segments')}>
         {SEGMENTS.map((s) => (
           <button
             key={s}
@@ -57,7 +58,7 @@ export function MarketPage() {
             {t(`market.${s}`)}
           </button>
         ))}
-      </div>
+      </ScrollRow>
       <section id="market-panel" role="tabpanel" aria-labelledby={`segment-${segment}`}>
         {segment === 'watchlist' ? (
           <WatchlistPanel />
