@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { registerAndLogin } from './support/account.js';
@@ -103,7 +104,11 @@ test('buy at market, close half, read the ledger, download and verify the statem
   expect(download.suggestedFilename()).toMatch(/\.csv$/);
   const file = await download.path();
   expect(readFileSync(file, 'utf8').split('\n').length).toBeGreaterThan(3);
+  // the kit's button and the name chosen stand in for the browser's own "Choose File / No file chosen"
+  await expect(page.getByTestId('verify-file')).toHaveText('No file chosen');
+  await expect(page.getByRole('button', { name: 'Choose a CSV file' })).toBeVisible();
   await page.getByLabel('Verify a statement').setInputFiles(file);
+  await expect(page.getByTestId('verify-file')).toHaveText(basename(file));
   await expect(page.getByTestId('verify-result')).toContainText(
     /The statement matches your account.s ledger: \d+ lines/,
   );

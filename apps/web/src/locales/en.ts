@@ -495,6 +495,8 @@ export const en = {
     downloaded: 'Statement downloaded',
     verify: 'Verify a statement',
     verifyHint: 'Choose a statement CSV downloaded from Kabuto to check it against your ledger.',
+    chooseFile: 'Choose a CSV file',
+    noFile: 'No file chosen',
     verifying: 'Checking...',
     verifyOk: 'The statement matches your account’s ledger: {{lines}} lines',
     verifyBad: 'Line {{line}} does not match: {{problem}}',

@@ -494,6 +494,8 @@ export const es = {
     downloaded: 'Extracto descargado',
     verify: 'Verificar un extracto',
     verifyHint: 'Elija un extracto CSV descargado de Kabuto para cotejarlo con el libro de su cuenta.',
+    chooseFile: 'Elegir un archivo CSV',
+    noFile: 'Ningún archivo seleccionado',
     verifying: 'Comprobando...',
     verifyOk: 'El extracto coincide con el libro de su cuenta: {{lines}} líneas',
     verifyBad: 'La línea {{line}} no coincide: {{problem}}',

@@ -496,6 +496,8 @@ export const fr = {
     verify: 'Vérifier un relevé',
     verifyHint:
       'Choisissez un relevé CSV téléchargé depuis Kabuto pour le comparer au grand livre de votre compte.',
+    chooseFile: 'Choisir un fichier CSV',
+    noFile: 'Aucun fichier choisi',
     verifying: 'Vérification...',
     verifyOk: 'Le relevé correspond au grand livre de votre compte : {{lines}} lignes',
     verifyBad: 'La ligne {{line}} ne correspond pas : {{problem}}',

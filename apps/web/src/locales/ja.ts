@@ -491,6 +491,8 @@ export const ja = {
     downloaded: '明細をダウンロードしました',
     verify: '明細を検証する',
     verifyHint: 'Kabutoからダウンロードした明細CSVを選ぶと、お客様の口座台帳と照合します。',
+    chooseFile: 'CSVファイルを選ぶ',
+    noFile: 'ファイルが選択されていません',
     verifying: '照合中...',
     verifyOk: '明細はお客様の口座台帳と一致しています：{{lines}}行',
     verifyBad: '{{line}}行目が一致しません：{{problem}}',

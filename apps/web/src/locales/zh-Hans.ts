@@ -485,6 +485,8 @@ export const zhHans = {
     downloaded: '对账单已下载',
     verify: '验证对账单',
     verifyHint: '选择从Kabuto下载的对账单CSV文件，与您的账户流水进行核对。',
+    chooseFile: '选择 CSV 文件',
+    noFile: '未选择文件',
     verifying: '正在核对...',
     verifyOk: '对账单与您的账户流水一致：共{{lines}}行',
     verifyBad: '第{{line}}行不一致：{{problem}}',

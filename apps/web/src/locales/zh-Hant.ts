@@ -485,6 +485,8 @@ export const zhHant = {
     downloaded: '對帳單已下載',
     verify: '驗證對帳單',
     verifyHint: '選擇從Kabuto下載的對帳單CSV檔，與您的帳戶明細進行核對。',
+    chooseFile: '選擇 CSV 檔案',
+    noFile: '未選擇檔案',
     verifying: '核對中...',
     verifyOk: '對帳單與您的帳戶明細一致：共{{lines}}行',
     verifyBad: '第{{line}}行不一致：{{problem}}',

@@ -1,7 +1,7 @@
 import { LEDGER_ENTRY_KINDS, sen, type LedgerEntryKind, type TLedgerMovement } from '@kabuto/contract';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
@@ -229,26 +229,47 @@ function VerifyStatement() {
   const { t } = useTranslation();
   const id = useId();
   const verify = useMutation({ mutationFn: (csv: string) => verifyStatement(csv) });
+  const input = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   const result = verify.data;
   return (
     <div className="verify-statement">
       <label htmlFor={id} className="verify-statement__label">
         {t('ledger.verify')}
       </label>
+      {/* the browser's own file input would say "Choose File / No file chosen" in its own language: it stays
+          hidden (and labelled, for assistive technology), and the kit's button and the name chosen stand in */}
       <input
+        ref={input}
         id={id}
+        className="visually-hidden"
         type="file"
         accept=".csv,text/csv"
         data-testid="verify-input"
+        tabIndex={-1}
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
           if (file === undefined) return;
+          setChosen(file.name);
           void file.text().then((text) => {
             verify.mutate(text);
           });
         }}
       />
+      <div className="verify-statement__choose">
+        <Button
+          size="small"
+          onClick={() => {
+            input.current?.click();
+          }}
+        >
+          {t('ledger.chooseFile')}
+        </Button>
+        <span className="verify-statement__file" data-testid="verify-file">
+          {chosen ?? t('ledger.noFile')}
+        </span>
+      </div>
       <p className="verify-statement__hint">{t('ledger.verifyHint')}</p>
       <div role="status" aria-live="polite" data-testid="verify-result">
         {verify.isPending && t('ledger.verifying')}
