@@ -102,6 +102,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           request.body.old_password,
           request.body.new_password,
           request.locale,
+          request.body.step_up_token,
         ),
       ),
   );
@@ -141,6 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.old_password,
         request.body.new_password,
         request.locale,
+        request.body.step_up_token,
       );
       return ok(request, {});
     },

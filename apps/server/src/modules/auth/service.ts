@@ -14,6 +14,7 @@ import { invitationCodes, smsCodes, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { requireStepUp } from '../passkeys/passkeys.js';
 import { checkSecret, type SecretDeps } from './secrets.js';
 import type { SmsSender } from '../../lib/sms.js';
 import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
@@ -237,12 +238,14 @@ export async function changePassword(
   oldPassword: string,
   newPassword: string,
   locale: Locale,
+  stepUpToken?: string,
 ): Promise<{ revoked_sessions: number }> {
   const user = await loadUser(deps.db, session.userId);
   await checkSecret(deps, user, 'login', user.passwordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
   const passwordHash = await hashPassword(newPassword);
   const revoked = await deps.db.transaction(async (tx) => {
+    await requireStepUp({ db: tx, clock: deps.clock }, user.id, { action: 'change_password' }, stepUpToken);
     await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: deps.clock.now() })
@@ -278,15 +281,22 @@ export async function changeTxnPassword(
   oldPassword: string,
   newPassword: string,
   locale: Locale,
+  stepUpToken?: string,
 ): Promise<void> {
   const user = await loadUser(deps.db, userId);
   if (!user.txnPasswordHash) throw new AppError('TXN_PASSWORD_NOT_SET');
   await checkSecret(deps, user, 'txn', user.txnPasswordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
-  await deps.db
-    .update(users)
-    .set({ txnPasswordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, userId));
+  const txnPasswordHash = await hashPassword(newPassword);
+  await deps.db.transaction(async (tx) => {
+    await requireStepUp(
+      { db: tx, clock: deps.clock },
+      userId,
+      { action: 'change_txn_password' },
+      stepUpToken,
+    );
+    await tx.update(users).set({ txnPasswordHash }).where(eq(users.id, userId));
+  });
 }
 
 /** Postgres unique violation (23505) on a named constraint; drizzle wraps driver errors in `cause`. */

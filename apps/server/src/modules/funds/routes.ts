@@ -22,6 +22,7 @@ import { ok } from '../../plugins/reply.js';
 import { publishOutbox, type EventOutbox } from '../messages/messages.js';
 import { loadSettings } from '../settings/settings.js';
 import { depositAccount, depositView, fileDeposit, listDeposits } from './deposits.js';
+import { requireStepUp } from '../passkeys/passkeys.js';
 import { fileWithdrawal, listWithdrawals, withdrawalView } from './withdrawals.js';
 
 /** Deposits (the user's virtual account, deposit notices) and withdrawals, with their records. */
@@ -80,7 +81,7 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = sessionOf(request).userId;
-      const { txn_password: txnPassword, ...input } = request.body;
+      const { txn_password: txnPassword, step_up_token: stepUpToken, ...input } = request.body;
       // The transaction password is checked before the user's lock is taken (argon2 takes tens of ms).
       const [user] = await app.ctx.db
         .select({ id: users.id, phone: users.phone, hash: users.txnPasswordHash })
@@ -91,6 +92,13 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
       const settings = await loadSettings(app.ctx.db, app.ctx.config);
       const outbox: EventOutbox = [];
       const withdrawal = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) => {
+        // a passkey holder's fresh assertion for this amount to this account (ADR 0031), spent with the filing
+        await requireStepUp(
+          { db: tx, clock: app.ctx.clock },
+          userId,
+          { action: 'withdrawal', amount: input.amount, bank_account_id: input.bank_account_id },
+          stepUpToken,
+        );
         const { row, account } = await fileWithdrawal(
           tx,
           { clock: app.ctx.clock, settings, isBusinessDay: app.ctx.isBusinessDay, locale: request.locale },
