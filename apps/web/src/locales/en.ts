@@ -32,6 +32,7 @@ export const en = {
     user: 'My page',
   },
   titles: {
+    passkeys: 'Passkeys',
     loading: 'Kabuto',
     login: 'Log in',
     register: 'Open an account',
@@ -314,6 +315,27 @@ export const en = {
     version: 'App version',
     logout: 'Log out',
     preview: 'Example: rise <r>{{rise}}</r>, fall <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      'A passkey lets you log in and confirm withdrawals, bank account changes and password changes with your fingerprint, face or device PIN. It cannot be phished: it only works on this site, and no password is sent.',
+    add: 'Add a passkey',
+    empty: 'No passkey yet.',
+    created: 'Added {{date}}',
+    lastUsed: 'Last used {{date}}',
+    neverUsed: 'Not used yet',
+    remove: 'Remove',
+    removeConfirm: 'Remove the passkey “{{name}}”? You will confirm with a passkey first.',
+    removed: 'The passkey was removed',
+    added: 'The passkey was added',
+    unsupported: 'This browser cannot use passkeys.',
+    cancelled: 'The passkey prompt was closed, so nothing was done.',
+    login: 'Log in with a passkey',
+    offerTitle: 'Protect your account with a passkey',
+    offerBody:
+      'Log in and confirm withdrawals with your fingerprint, face or device PIN instead of typing passwords. A passkey only works on Kabuto’s own site, so a fake site cannot steal it. You can add one now or later in Settings.',
+    offerAccept: 'Add a passkey',
+    offerLater: 'Not now',
   },
   changePassword: {
     old: 'Current password',

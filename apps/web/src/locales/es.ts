@@ -29,6 +29,7 @@ export const es = {
     user: 'Mi cuenta',
   },
   titles: {
+    passkeys: 'Llaves de acceso',
     loading: 'Kabuto',
     login: 'Iniciar sesión',
     register: 'Abrir una cuenta',
@@ -313,6 +314,27 @@ export const es = {
     version: 'Versión de la aplicación',
     logout: 'Cerrar sesión',
     preview: 'Ejemplo: subida <r>{{rise}}</r>, bajada <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      'Una llave de acceso te permite iniciar sesión y confirmar retiros, cambios de cuenta bancaria y de contraseña con tu huella, tu cara o el PIN del dispositivo. No se puede robar con phishing: solo funciona en este sitio y no se envía ninguna contraseña.',
+    add: 'Añadir una llave de acceso',
+    empty: 'Aún no tienes ninguna llave de acceso.',
+    created: 'Añadida el {{date}}',
+    lastUsed: 'Último uso: {{date}}',
+    neverUsed: 'Sin usar todavía',
+    remove: 'Eliminar',
+    removeConfirm: '¿Eliminar la llave de acceso «{{name}}»? Antes la confirmarás con una llave de acceso.',
+    removed: 'Se eliminó la llave de acceso',
+    added: 'Se añadió la llave de acceso',
+    unsupported: 'Este navegador no admite llaves de acceso.',
+    cancelled: 'Se cerró la ventana de la llave de acceso, así que no se hizo nada.',
+    login: 'Iniciar sesión con una llave de acceso',
+    offerTitle: 'Protege tu cuenta con una llave de acceso',
+    offerBody:
+      'Inicia sesión y confirma retiros con tu huella, tu cara o el PIN del dispositivo en lugar de escribir contraseñas. Una llave de acceso solo funciona en el sitio oficial de Kabuto, así que un sitio falso no puede robarla. Puedes añadirla ahora o más tarde en Ajustes.',
+    offerAccept: 'Añadir una llave de acceso',
+    offerLater: 'Ahora no',
   },
   changePassword: {
     old: 'Contraseña actual',

@@ -29,6 +29,7 @@ export const fr = {
     user: 'Mon compte',
   },
   titles: {
+    passkeys: 'Clés d’accès',
     loading: 'Kabuto',
     login: 'Connexion',
     register: 'Ouvrir un compte',
@@ -313,6 +314,27 @@ export const fr = {
     version: "Version de l'application",
     logout: 'Se déconnecter',
     preview: 'Exemple : hausse <r>{{rise}}</r>, baisse <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      'Une clé d’accès vous permet de vous connecter et de confirmer les retraits, les changements de compte bancaire et de mot de passe avec votre empreinte, votre visage ou le code PIN de l’appareil. Elle résiste à l’hameçonnage : elle ne fonctionne que sur ce site et aucun mot de passe n’est envoyé.',
+    add: 'Ajouter une clé d’accès',
+    empty: 'Aucune clé d’accès pour l’instant.',
+    created: 'Ajoutée le {{date}}',
+    lastUsed: 'Dernière utilisation : {{date}}',
+    neverUsed: 'Pas encore utilisée',
+    remove: 'Supprimer',
+    removeConfirm: 'Supprimer la clé d’accès « {{name}} » ? Vous confirmerez d’abord avec une clé d’accès.',
+    removed: 'La clé d’accès a été supprimée',
+    added: 'La clé d’accès a été ajoutée',
+    unsupported: 'Ce navigateur ne prend pas en charge les clés d’accès.',
+    cancelled: 'La fenêtre de la clé d’accès a été fermée : rien n’a été fait.',
+    login: 'Se connecter avec une clé d’accès',
+    offerTitle: 'Protégez votre compte avec une clé d’accès',
+    offerBody:
+      'Connectez-vous et confirmez vos retraits avec votre empreinte, votre visage ou le code PIN de l’appareil au lieu de saisir des mots de passe. Une clé d’accès ne fonctionne que sur le site officiel de Kabuto : un faux site ne peut pas la voler. Vous pouvez l’ajouter maintenant ou plus tard dans les Réglages.',
+    offerAccept: 'Ajouter une clé d’accès',
+    offerLater: 'Plus tard',
   },
   changePassword: {
     old: 'Mot de passe actuel',

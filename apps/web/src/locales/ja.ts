@@ -29,6 +29,7 @@ export const ja = {
     user: 'マイページ',
   },
   titles: {
+    passkeys: 'パスキー',
     loading: 'Kabuto',
     login: 'ログイン',
     register: '口座開設',
@@ -310,6 +311,27 @@ export const ja = {
     version: 'アプリのバージョン',
     logout: 'ログアウト',
     preview: '表示例：上昇 <r>{{rise}}</r>、下落 <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      'パスキーを使うと、指紋・顔認証・端末のPINでログインし、出金・銀行口座の変更・パスワードの変更を確認できます。パスキーはこのサイトでしか使えず、パスワードも送信されないため、フィッシングで盗まれることはありません。',
+    add: 'パスキーを追加',
+    empty: 'パスキーはまだ登録されていません。',
+    created: '登録日 {{date}}',
+    lastUsed: '最終利用 {{date}}',
+    neverUsed: '未使用',
+    remove: '削除',
+    removeConfirm: 'パスキー「{{name}}」を削除しますか？先にパスキーで本人確認を行います。',
+    removed: 'パスキーを削除しました',
+    added: 'パスキーを追加しました',
+    unsupported: 'このブラウザではパスキーを利用できません。',
+    cancelled: 'パスキーの画面が閉じられたため、操作は行われませんでした。',
+    login: 'パスキーでログイン',
+    offerTitle: 'パスキーでアカウントを守りましょう',
+    offerBody:
+      'パスワードを入力する代わりに、指紋・顔認証・端末のPINでログインや出金の確認ができます。パスキーはKabutoの正規サイトでしか使えないため、偽サイトに盗まれることはありません。今すぐ、または後から設定で登録できます。',
+    offerAccept: 'パスキーを追加',
+    offerLater: 'あとで',
   },
   changePassword: {
     old: '現在のパスワード',

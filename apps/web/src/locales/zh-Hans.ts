@@ -29,6 +29,7 @@ export const zhHans = {
     user: '我的',
   },
   titles: {
+    passkeys: '通行密钥',
     loading: 'Kabuto',
     login: '登录',
     register: '开户注册',
@@ -308,6 +309,27 @@ export const zhHans = {
     version: '应用版本',
     logout: '退出登录',
     preview: '示例：上涨 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      '通行密钥让您用指纹、面容或设备 PIN 登录，并确认出金、银行账户变更和密码修改。它只能在本网站使用，也不会发送密码，因此无法被钓鱼窃取。',
+    add: '添加通行密钥',
+    empty: '尚未添加通行密钥。',
+    created: '添加于 {{date}}',
+    lastUsed: '上次使用 {{date}}',
+    neverUsed: '尚未使用',
+    remove: '删除',
+    removeConfirm: '要删除通行密钥“{{name}}”吗？删除前需先用通行密钥确认。',
+    removed: '通行密钥已删除',
+    added: '通行密钥已添加',
+    unsupported: '此浏览器无法使用通行密钥。',
+    cancelled: '通行密钥窗口已关闭，操作未执行。',
+    login: '使用通行密钥登录',
+    offerTitle: '用通行密钥保护您的账户',
+    offerBody:
+      '无需输入密码，用指纹、面容或设备 PIN 即可登录和确认出金。通行密钥只能在 Kabuto 官方网站使用，假冒网站无法窃取。您可以现在添加，也可以稍后在设置中添加。',
+    offerAccept: '添加通行密钥',
+    offerLater: '以后再说',
   },
   changePassword: {
     old: '当前密码',

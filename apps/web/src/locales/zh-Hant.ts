@@ -29,6 +29,7 @@ export const zhHant = {
     user: '我的',
   },
   titles: {
+    passkeys: '密碼金鑰',
     loading: 'Kabuto',
     login: '登入',
     register: '開戶註冊',
@@ -308,6 +309,27 @@ export const zhHant = {
     version: '應用程式版本',
     logout: '登出',
     preview: '範例：上漲 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
+  },
+  passkeys: {
+    intro:
+      '密碼金鑰讓您以指紋、臉部辨識或裝置 PIN 登入，並確認出金、銀行帳戶變更及密碼變更。它只能在本網站使用，也不會傳送密碼，因此無法被網路釣魚竊取。',
+    add: '新增密碼金鑰',
+    empty: '尚未新增密碼金鑰。',
+    created: '新增於 {{date}}',
+    lastUsed: '上次使用 {{date}}',
+    neverUsed: '尚未使用',
+    remove: '刪除',
+    removeConfirm: '要刪除密碼金鑰「{{name}}」嗎？刪除前需先以密碼金鑰確認。',
+    removed: '密碼金鑰已刪除',
+    added: '密碼金鑰已新增',
+    unsupported: '此瀏覽器無法使用密碼金鑰。',
+    cancelled: '密碼金鑰視窗已關閉，操作未執行。',
+    login: '使用密碼金鑰登入',
+    offerTitle: '以密碼金鑰保護您的帳戶',
+    offerBody:
+      '不必輸入密碼，以指紋、臉部辨識或裝置 PIN 即可登入並確認出金。密碼金鑰只能在 Kabuto 官方網站使用，偽冒網站無法竊取。您可以現在新增，也可以稍後在設定中新增。',
+    offerAccept: '新增密碼金鑰',
+    offerLater: '稍後再說',
   },
   changePassword: {
     old: '目前密碼',

@@ -15,6 +15,8 @@ export const PAGE_PATHS = {
   logout: '/subPackages/logout/logout',
   settings: '/subPackages/seting/seting',
   changePassword: '/subPackages/changePassword/changePassword',
+  /** Settings → passkeys (issue 22; no route in the spec; ours). */
+  passkeys: '/subPackages/passkeys/passkeys',
   transactionPassword: '/subPackages/transactionPassions/transactionPassions',
   switchLanguage: '/subPackages/switchLanguage/switchLanguage',
   userAgreement: '/subPackages/deal/userDeal',
