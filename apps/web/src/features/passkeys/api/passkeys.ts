@@ -15,6 +15,8 @@ export function passkeyListQuery(userId: number | null, token: string | null) {
     queryKey: passkeyKeys.list(userId),
     queryFn: () => api.request({ path: '/passkeys', schema: ZPasskeyList }),
     enabled: token !== null && userId !== null,
+    // "last used" changes with every sign-in and step-up, none of which goes through this feature
+    staleTime: 0,
   });
 }
 
