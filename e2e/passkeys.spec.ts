@@ -118,7 +118,7 @@ test('register a passkey, sign in with it, step up a withdrawal, refuse a replay
   });
   await page.goto(route('/subPackages/login/login'));
   await expect(page.getByLabel('Mobile number')).toHaveValue('');
-  await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/#\/pages\/index\/index/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
 

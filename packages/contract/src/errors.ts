@@ -176,6 +176,7 @@ export const ERRORS = {
   STEP_UP_INVALID: { code: 1736, http: 403 },
   PASSKEY_LIMIT: { code: 1737, http: 422 },
   PASSKEY_ALREADY_REGISTERED: { code: 1738, http: 409 },
+  SESSION_NOT_FOUND: { code: 1739, http: 404 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

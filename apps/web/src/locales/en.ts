@@ -330,7 +330,7 @@ export const en = {
     added: 'The passkey was added',
     unsupported: 'This browser cannot use passkeys.',
     cancelled: 'The passkey prompt was closed, so nothing was done.',
-    login: 'Log in with a passkey',
+    login: 'Sign in with a passkey',
     offerTitle: 'Protect your account with a passkey',
     offerBody:
       'Log in and confirm withdrawals with your fingerprint, face or device PIN instead of typing passwords. A passkey only works on Kabuto’s own site, so a fake site cannot steal it. You can add one now or later in Settings.',

@@ -118,3 +118,24 @@ export const ZStepUpGranted = z.object({
   expires_at: z.string(),
 });
 export type TStepUpGranted = z.infer<typeof ZStepUpGranted>;
+
+// ---------------------------------------------------------------- the user's sessions
+
+/** A signed-in session: its device (from the user agent), its place (the address's network), its times. */
+export const ZSession = z.object({
+  id: z.number().int(),
+  device: z.string().nullable(),
+  place: z.string().nullable(),
+  started_at: z.string(),
+  last_seen_at: z.string(),
+  /** the session this request came with */
+  current: z.boolean(),
+});
+export type TSession = z.infer<typeof ZSession>;
+
+// GET /api/sessions
+export const ZSessionList = z.object({ items: z.array(ZSession) });
+export type TSessionList = z.infer<typeof ZSessionList>;
+
+// POST /api/sessions/:id/revoke (ends it at once, over HTTP and the realtime socket)
+export const ZSessionParams = z.object({ id: z.coerce.number().int().positive() });

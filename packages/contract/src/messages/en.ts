@@ -188,6 +188,7 @@ export const en = {
       'This confirmation has expired, was already used or was given for another request. Please confirm again',
     PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
     PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
+    SESSION_NOT_FOUND: 'This session has already ended',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

@@ -187,6 +187,7 @@ export const es = {
     STEP_UP_INVALID: 'Esta confirmación ha caducado, ya se usó o era para otra operación. Vuelve a confirmar',
     PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
     PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
+    SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

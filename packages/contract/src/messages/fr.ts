@@ -194,6 +194,7 @@ export const fr = {
     PASSKEY_LIMIT:
       'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
     PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',
+    SESSION_NOT_FOUND: 'Cette session est déjà terminée',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

@@ -179,6 +179,7 @@ export const ja = {
       'この本人確認は期限切れ、使用済み、または別の操作のためのものです。もう一度確認してください',
     PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
     PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
+    SESSION_NOT_FOUND: 'このセッションはすでに終了しています',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',

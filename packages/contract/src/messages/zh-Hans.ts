@@ -160,6 +160,7 @@ export const zhHans = {
     STEP_UP_INVALID: '此确认已过期、已被使用或属于其他操作，请重新确认',
     PASSKEY_LIMIT: '最多可注册 {{max}} 个通行密钥，请先删除一个再添加',
     PASSKEY_ALREADY_REGISTERED: '该通行密钥已注册',
+    SESSION_NOT_FOUND: '该会话已结束',
   },
   validation: {
     productCode: '请输入4位股票代码',

@@ -160,6 +160,7 @@ export const zhHant = {
     STEP_UP_INVALID: '此確認已逾期、已使用或屬於其他操作，請重新確認',
     PASSKEY_LIMIT: '最多可註冊 {{max}} 組密碼金鑰，請先刪除一組再新增',
     PASSKEY_ALREADY_REGISTERED: '此密碼金鑰已註冊',
+    SESSION_NOT_FOUND: '此工作階段已結束',
   },
   validation: {
     productCode: '請輸入4碼股票代號',

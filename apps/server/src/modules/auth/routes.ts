@@ -59,6 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         password,
         request.headers['user-agent'],
         request.locale,
+        request.ip,
       );
       return ok(request, {
         token: result.token,

@@ -182,6 +182,7 @@ export async function login(
   password: string,
   userAgent: string | undefined,
   locale: string,
+  ip?: string,
 ): Promise<LoginResult> {
   const { db, clock } = deps;
   const phone = normalizeJapaneseMobile(account);
@@ -212,7 +213,7 @@ export async function login(
   if (user.failedLogins > 0 || user.lockedUntil) {
     await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
   }
-  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent);
+  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent, ip);
   return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
 }
 

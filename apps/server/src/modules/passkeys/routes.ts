@@ -131,6 +131,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         app.ctx.sessionPolicy,
         userId,
         request.headers['user-agent'],
+        request.ip,
       );
       return ok(request, {
         token: session.token,
