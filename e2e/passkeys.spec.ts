@@ -7,7 +7,7 @@ import { adminBearer, verifyUser } from './support/operator-api.js';
  * Passkeys (issue 22, ADR 0031) in Chromium with the DevTools virtual authenticator (a platform passkey
  * with user verification): the offer after the first sign-in, registration in settings, passkey sign-in
  * with no phone number typed, a withdrawal stepped up with the passkey, a replayed or wrong-action
- * assertion refused, and a passkey removed. WebAuthn needs a secure origin with a domain, so this spec
+ * assertion refused, a passkey removed, and another device signed out from the list of sessions. WebAuthn needs a secure origin with a domain, so this spec
  * runs on http://localhost (the server's default relying party: localhost and http://localhost:PORT).
  */
 const port = Number(process.env['E2E_PORT'] ?? 8181);
@@ -206,4 +206,17 @@ test('register a passkey, sign in with it, step up a withdrawal, refuse a replay
   await expect(page.getByText('The passkey was removed')).toBeVisible();
   await expect(item).toHaveCount(0);
   await expect(passkeys).toContainText('No passkey yet.');
+
+  // ---------------------------------------------------------------- signed-in devices, one signed out
+  await page.goto(route('/subPackages/seting/seting'));
+  await page.getByRole('link', { name: 'Signed-in devices' }).click();
+  const sessions = page.getByTestId('session-item');
+  await expect(sessions.filter({ hasText: 'This device' })).toHaveCount(1);
+  await expect(sessions.filter({ hasText: 'This device' })).toContainText('Chrome / Android');
+  const before = await sessions.count();
+  expect(before).toBeGreaterThan(1);
+  await sessions.getByRole('button', { name: 'Sign out' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('The device was signed out')).toBeVisible();
+  await expect(sessions).toHaveCount(before - 1);
 });

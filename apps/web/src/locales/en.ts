@@ -32,6 +32,7 @@ export const en = {
     user: 'My page',
   },
   titles: {
+    sessions: 'Signed-in devices',
     passkeys: 'Passkeys',
     loading: 'Kabuto',
     login: 'Log in',
@@ -336,6 +337,18 @@ export const en = {
       'Log in and confirm withdrawals with your fingerprint, face or device PIN instead of typing passwords. A passkey only works on Kabuto’s own site, so a fake site cannot steal it. You can add one now or later in Settings.',
     offerAccept: 'Add a passkey',
     offerLater: 'Not now',
+  },
+  sessions: {
+    intro:
+      'Every device signed in to your account. If you do not recognise one, end its session: it is signed out at once.',
+    current: 'This device',
+    end: 'Sign out',
+    endConfirm: 'Sign this device out now?',
+    ended: 'The device was signed out',
+    unknownDevice: 'Unknown device',
+    unknownPlace: 'Unknown network',
+    started: 'Signed in {{date}}',
+    lastSeen: 'Last active {{date}}',
   },
   changePassword: {
     old: 'Current password',

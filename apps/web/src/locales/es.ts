@@ -29,6 +29,7 @@ export const es = {
     user: 'Mi cuenta',
   },
   titles: {
+    sessions: 'Dispositivos con sesión iniciada',
     passkeys: 'Llaves de acceso',
     loading: 'Kabuto',
     login: 'Iniciar sesión',
@@ -335,6 +336,18 @@ export const es = {
       'Inicia sesión y confirma retiros con tu huella, tu cara o el PIN del dispositivo en lugar de escribir contraseñas. Una llave de acceso solo funciona en el sitio oficial de Kabuto, así que un sitio falso no puede robarla. Puedes añadirla ahora o más tarde en Ajustes.',
     offerAccept: 'Añadir una llave de acceso',
     offerLater: 'Ahora no',
+  },
+  sessions: {
+    intro:
+      'Todos los dispositivos con sesión iniciada en tu cuenta. Si no reconoces alguno, cierra su sesión: se desconectará al instante.',
+    current: 'Este dispositivo',
+    end: 'Cerrar sesión',
+    endConfirm: '¿Cerrar ahora la sesión de este dispositivo?',
+    ended: 'Se cerró la sesión del dispositivo',
+    unknownDevice: 'Dispositivo desconocido',
+    unknownPlace: 'Red desconocida',
+    started: 'Sesión iniciada el {{date}}',
+    lastSeen: 'Última actividad: {{date}}',
   },
   changePassword: {
     old: 'Contraseña actual',

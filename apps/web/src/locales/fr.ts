@@ -29,6 +29,7 @@ export const fr = {
     user: 'Mon compte',
   },
   titles: {
+    sessions: 'Appareils connectés',
     passkeys: 'Clés d’accès',
     loading: 'Kabuto',
     login: 'Connexion',
@@ -335,6 +336,18 @@ export const fr = {
       'Connectez-vous et confirmez vos retraits avec votre empreinte, votre visage ou le code PIN de l’appareil au lieu de saisir des mots de passe. Une clé d’accès ne fonctionne que sur le site officiel de Kabuto : un faux site ne peut pas la voler. Vous pouvez l’ajouter maintenant ou plus tard dans les Réglages.',
     offerAccept: 'Ajouter une clé d’accès',
     offerLater: 'Plus tard',
+  },
+  sessions: {
+    intro:
+      'Tous les appareils connectés à votre compte. Si vous n’en reconnaissez pas un, mettez fin à sa session : il est déconnecté immédiatement.',
+    current: 'Cet appareil',
+    end: 'Déconnecter',
+    endConfirm: 'Déconnecter cet appareil maintenant ?',
+    ended: 'L’appareil a été déconnecté',
+    unknownDevice: 'Appareil inconnu',
+    unknownPlace: 'Réseau inconnu',
+    started: 'Connecté le {{date}}',
+    lastSeen: 'Dernière activité : {{date}}',
   },
   changePassword: {
     old: 'Mot de passe actuel',

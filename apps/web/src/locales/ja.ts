@@ -29,6 +29,7 @@ export const ja = {
     user: 'マイページ',
   },
   titles: {
+    sessions: 'ログイン中の端末',
     passkeys: 'パスキー',
     loading: 'Kabuto',
     login: 'ログイン',
@@ -332,6 +333,18 @@ export const ja = {
       'パスワードを入力する代わりに、指紋・顔認証・端末のPINでログインや出金の確認ができます。パスキーはKabutoの正規サイトでしか使えないため、偽サイトに盗まれることはありません。今すぐ、または後から設定で登録できます。',
     offerAccept: 'パスキーを追加',
     offerLater: 'あとで',
+  },
+  sessions: {
+    intro:
+      'このアカウントにログインしているすべての端末です。見覚えのない端末があれば、そのセッションを終了してください。すぐにログアウトされます。',
+    current: 'この端末',
+    end: 'ログアウトさせる',
+    endConfirm: 'この端末をただちにログアウトさせますか？',
+    ended: '端末をログアウトさせました',
+    unknownDevice: '不明な端末',
+    unknownPlace: '不明なネットワーク',
+    started: 'ログイン {{date}}',
+    lastSeen: '最終利用 {{date}}',
   },
   changePassword: {
     old: '現在のパスワード',

@@ -29,6 +29,7 @@ export const zhHans = {
     user: '我的',
   },
   titles: {
+    sessions: '已登录的设备',
     passkeys: '通行密钥',
     loading: 'Kabuto',
     login: '登录',
@@ -330,6 +331,17 @@ export const zhHans = {
       '无需输入密码，用指纹、面容或设备 PIN 即可登录和确认出金。通行密钥只能在 Kabuto 官方网站使用，假冒网站无法窃取。您可以现在添加，也可以稍后在设置中添加。',
     offerAccept: '添加通行密钥',
     offerLater: '以后再说',
+  },
+  sessions: {
+    intro: '这是登录了您账户的所有设备。如有不认识的设备，请结束其会话，它会立即被登出。',
+    current: '本设备',
+    end: '登出',
+    endConfirm: '要立即登出此设备吗？',
+    ended: '该设备已登出',
+    unknownDevice: '未知设备',
+    unknownPlace: '未知网络',
+    started: '登录于 {{date}}',
+    lastSeen: '上次活动 {{date}}',
   },
   changePassword: {
     old: '当前密码',

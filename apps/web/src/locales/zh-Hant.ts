@@ -29,6 +29,7 @@ export const zhHant = {
     user: '我的',
   },
   titles: {
+    sessions: '已登入的裝置',
     passkeys: '密碼金鑰',
     loading: 'Kabuto',
     login: '登入',
@@ -330,6 +331,17 @@ export const zhHant = {
       '不必輸入密碼，以指紋、臉部辨識或裝置 PIN 即可登入並確認出金。密碼金鑰只能在 Kabuto 官方網站使用，偽冒網站無法竊取。您可以現在新增，也可以稍後在設定中新增。',
     offerAccept: '新增密碼金鑰',
     offerLater: '稍後再說',
+  },
+  sessions: {
+    intro: '這是登入您帳戶的所有裝置。如有不認得的裝置，請結束其工作階段，它會立即被登出。',
+    current: '本裝置',
+    end: '登出',
+    endConfirm: '要立即登出此裝置嗎？',
+    ended: '該裝置已登出',
+    unknownDevice: '未知裝置',
+    unknownPlace: '未知網路',
+    started: '登入於 {{date}}',
+    lastSeen: '上次活動 {{date}}',
   },
   changePassword: {
     old: '目前密碼',
