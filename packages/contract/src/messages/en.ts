@@ -442,6 +442,8 @@ export const en = {
       'A passkey named “{{name}}” was added to your account. If this was not you, contact us at once.',
     'security.passkey_removed':
       'The passkey “{{name}}” was removed from your account. If this was not you, contact us at once.',
+    'security.new_device':
+      'New sign-in to your account from {{device}} (network {{place}}). If this was not you, change your password and contact us at once.',
     'offering.won': '{{code}} draw: you won {{units}} units. Confirm your purchase before the deadline',
     'offering.lost': '{{code}} draw: not selected this time. The cash held for it has been released',
     'offering.filled': '{{code}} distribution: filled, {{units}} units at {{price}}',

@@ -442,6 +442,8 @@ export const es = {
       'Se añadió a tu cuenta una llave de acceso llamada «{{name}}». Si no fuiste tú, contáctanos de inmediato.',
     'security.passkey_removed':
       'Se eliminó de tu cuenta la llave de acceso «{{name}}». Si no fuiste tú, contáctanos de inmediato.',
+    'security.new_device':
+      'Nuevo inicio de sesión en tu cuenta desde {{device}} (red {{place}}). Si no fuiste tú, cambia tu contraseña y contáctanos de inmediato.',
     'offering.won':
       'Sorteo de {{code}}: le han adjudicado {{units}} lotes. Confirme la compra antes del plazo',
     'offering.lost':

@@ -453,6 +453,8 @@ export const fr = {
       'Une clé d’accès nommée « {{name}} » a été ajoutée à votre compte. Si ce n’était pas vous, contactez-nous immédiatement.',
     'security.passkey_removed':
       'La clé d’accès « {{name}} » a été supprimée de votre compte. Si ce n’était pas vous, contactez-nous immédiatement.',
+    'security.new_device':
+      'Nouvelle connexion à votre compte depuis {{device}} (réseau {{place}}). Si ce n’était pas vous, changez votre mot de passe et contactez-nous immédiatement.',
     'offering.won':
       'Tirage {{code}} : {{units}} lots vous ont été attribués. Confirmez l’achat avant la date limite',
     'offering.lost':

@@ -398,6 +398,8 @@ export const zhHans = {
       '交易密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
     'security.passkey_added': '您的账户添加了名为“{{name}}”的通行密钥。如非本人操作，请立即联系我们。',
     'security.passkey_removed': '通行密钥“{{name}}”已从您的账户删除。如非本人操作，请立即联系我们。',
+    'security.new_device':
+      '您的账户在新设备（{{device}}，网络 {{place}}）上登录。如非本人操作，请立即修改密码并联系我们。',
     'offering.won': '{{code}}抽签结果：中签{{units}}个单位。请在购买期限前确认购买',
     'offering.lost': '{{code}}抽签结果：未中签。冻结的资金已解冻',
     'offering.filled': '{{code}}场外分售：成交{{units}}个单位，价格{{price}}',

@@ -398,6 +398,8 @@ export const zhHant = {
       '交易密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
     'security.passkey_added': '您的帳戶新增了名為「{{name}}」的密碼金鑰。如非本人操作，請立即與我們聯絡。',
     'security.passkey_removed': '密碼金鑰「{{name}}」已從您的帳戶刪除。如非本人操作，請立即與我們聯絡。',
+    'security.new_device':
+      '您的帳戶在新裝置（{{device}}，網路 {{place}}）上登入。如非本人操作，請立即變更密碼並與我們聯絡。',
     'offering.won': '{{code}}抽籤結果：中籤{{units}}個單位。請於購買期限前確認購買',
     'offering.lost': '{{code}}抽籤結果：未中籤。圈存資金已解除',
     'offering.filled': '{{code}}盤後分售：成交{{units}}個單位，價格{{price}}',

@@ -16,6 +16,7 @@ import {
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { loadUserInfo } from '../account/user-info.js';
+import { noticeNewDevice } from './new-device.js';
 import { revokeSession } from './sessions.js';
 import * as auth from './service.js';
 
@@ -54,7 +55,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { account, password } = request.body;
       const result = await auth.login(
-        app.ctx,
+        {
+          ...app.ctx,
+          newDevice: (userId, userAgent, ip) =>
+            noticeNewDevice(app.ctx, userId, userAgent, ip, request.locale),
+        },
         account,
         password,
         request.headers['user-agent'],

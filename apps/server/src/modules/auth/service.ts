@@ -31,6 +31,8 @@ export interface AuthDeps {
   lockMinutes: number;
   /** Demo cash given to each new account in demo mode, in yen; 0 gives none. */
   demoCashYen: number;
+  /** Tells the user of a sign-in from a new device (new-device.ts); called before the session is written. */
+  newDevice?: (userId: number, userAgent: string | undefined, ip: string | undefined) => Promise<unknown>;
 }
 
 const smsHash = (phone: string, code: string) => sha256Hex(`${phone}:${code}`);
@@ -213,6 +215,7 @@ export async function login(
   if (user.failedLogins > 0 || user.lockedUntil) {
     await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
   }
+  if (deps.newDevice) await deps.newDevice(user.id, userAgent, ip);
   const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent, ip);
   return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
 }

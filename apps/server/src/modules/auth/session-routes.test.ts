@@ -87,6 +87,26 @@ describe('sessions', () => {
     );
   });
 
+  it('a sign-in from a new device tells the user by message and SMS; a known device and the first do not', async () => {
+    const u = await registerAndLogin(t);
+    const kinds = async () =>
+      body<{ items: { kind: string; params: Record<string, string> }[] }>(
+        await t.app.inject({ url: '/api/messages', headers: { token: u.token } }),
+      ).data.items.filter((m) => m.kind === 'security.new_device');
+    // registerAndLogin's sign-in was the account's first: nothing said
+    expect(await kinds()).toEqual([]);
+    await loginFrom(u.phone, u.password, IPHONE, '203.0.113.77');
+    expect((await kinds()).map((m) => m.params)).toEqual([
+      { device: 'Safari / iOS', place: '203.0.113.0/24' },
+    ]);
+    expect(t.sms.sent.findLast((m) => m.phone === u.phone)).toMatchObject({
+      purpose: 'security.new_device',
+      text: expect.stringContaining('Safari / iOS') as unknown,
+    });
+    await loginFrom(u.phone, u.password, IPHONE, '198.51.100.1');
+    expect(await kinds()).toHaveLength(1);
+  });
+
   it('names devices and cuts addresses to their network', () => {
     expect(deviceOf(IPHONE)).toBe('Safari / iOS');
     expect(

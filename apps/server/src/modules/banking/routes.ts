@@ -16,13 +16,14 @@ import { checkSecret } from '../auth/secrets.js';
 import { requireStepUp } from '../passkeys/passkeys.js';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../plugins/reply.js';
-import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { publishOutbox, smsNotice, type EventOutbox } from '../messages/messages.js';
 import {
   addBankAccount,
   bankAccountHistory,
   bankAccountLogView,
   bankAccountView,
   listBankAccounts,
+  messageParams,
 } from './banking.js';
 import { searchBanks, searchBranches, type ZenginEntry } from './zengin.js';
 
@@ -122,6 +123,7 @@ export const bankingRoutes: FastifyPluginAsyncZod = async (app) => {
         return addBankAccount(tx, app.ctx.clock, userId, fields, outbox);
       });
       await publishOutbox(app.ctx.realtime, outbox);
+      await smsNotice(app.ctx, userId, 'bank_account.added', messageParams(row), request.locale);
       return ok(request, bankAccountView(row));
     },
   );

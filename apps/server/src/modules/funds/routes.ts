@@ -19,7 +19,7 @@ import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { idempotent } from '../../plugins/idempotency.js';
 import { ledgerClaim } from '../ledger/ledger.js';
 import { ok } from '../../plugins/reply.js';
-import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { publishOutbox, type EventOutbox, smsMoney, smsNotice, smsTime } from '../messages/messages.js';
 import { loadSettings } from '../settings/settings.js';
 import { depositAccount, depositView, fileDeposit, listDeposits } from './deposits.js';
 import { requireStepUp } from '../passkeys/passkeys.js';
@@ -109,6 +109,19 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
         return withdrawalView(row, account);
       });
       await publishOutbox(app.ctx.realtime, outbox);
+      // filed by this request (an idempotent replay runs nothing and queues no message): an SMS as well
+      if (outbox.length > 0) {
+        await smsNotice(
+          app.ctx,
+          userId,
+          'withdrawal.filed',
+          {
+            amount: smsMoney(withdrawal.amount, request.locale),
+            process_after: smsTime(new Date(withdrawal.process_after), request.locale),
+          },
+          request.locale,
+        );
+      }
       return ok(request, withdrawal);
     },
   );

@@ -251,6 +251,10 @@ describe('step-up', () => {
     expect(body(await withdraw(u.token, u.accountId, yen(90_000), token)).code).toBe(1736);
     const filed = await withdraw(u.token, u.accountId, yen(10_000), token);
     expect(body(filed)).toMatchObject({ code: 1, data: { amount: yen(10_000), status: 'pending' } });
+    expect(t.sms.sent.findLast((m) => m.phone === u.phone)).toMatchObject({
+      purpose: 'withdrawal.filed',
+      text: expect.stringContaining('10,000') as unknown,
+    });
     // single use
     expect(body(await withdraw(u.token, u.accountId, yen(10_000), token)).code).toBe(1736);
   });
@@ -331,6 +335,10 @@ describe('step-up', () => {
     expect(
       body(await post('/api/bank-accounts', { token: u.token }, { ...account, step_up_token: right })).code,
     ).toBe(1);
+    expect(t.sms.sent.findLast((m) => m.phone === u.phone)).toMatchObject({
+      purpose: 'bank_account.added',
+      text: expect.stringContaining('321') as unknown,
+    });
 
     const change = { old_password: u.password, new_password: 'secret34', confirm_password: 'secret34' };
     expect(body(await post('/api/user/changePassword', { token: u.token }, change)).code).toBe(1735);

@@ -19,6 +19,7 @@ import {
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { loadUserInfo } from '../account/user-info.js';
+import { noticeNewDevice } from '../auth/new-device.js';
 import { createSession } from '../auth/sessions.js';
 import * as passkeys from './passkeys.js';
 
@@ -125,6 +126,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: strict, schema: { tags, body: ZPasskeyLogin, response: { 200: envelope(ZLoginResponse) } } },
     async (request) => {
       const userId = await passkeys.verifyLogin(app.ctx, asAssertion(request.body.credential));
+      await noticeNewDevice(app.ctx, userId, request.headers['user-agent'], request.ip, request.locale);
       const session = await createSession(
         app.ctx.db,
         app.ctx.clock,
