@@ -171,6 +171,24 @@ describe('registration', () => {
     ).toHaveLength(1);
   });
 
+  it('answers a malformed answer with a 4xx in the envelope, never a 500', async () => {
+    const u = await registerAndLogin(t);
+    const clientData = (challenge: string) =>
+      Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: ORIGIN })).toString(
+        'base64url',
+      );
+    for (const clientDataJSON of ['%%%', clientData('a\u0000b'.repeat(8)), clientData('x'.repeat(5000))]) {
+      const credential = { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON } };
+      for (const url of ['/api/passkeys', '/api/step-up/verify']) {
+        const res = await post(url, { token: u.token }, { credential });
+        expect(res.statusCode).toBeLessThan(500);
+        expect(body(res).code).toBe(1731);
+      }
+      const login = await post('/api/auth/passkey/login', {}, { credential });
+      expect(body(login).code).toBe(1731);
+    }
+  });
+
   it('refuses a challenge older than five minutes', async () => {
     const u = await registerAndLogin(t);
     const options = optionsOf(await post('/api/passkeys/options', { token: u.token }));

@@ -102,7 +102,10 @@ async function takeChallenge(
   let challenge: string;
   try {
     const client = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
-    if (typeof client.challenge !== 'string') throw new Error('no challenge');
+    // ours are base64url; anything else (a NUL decoded from the base64, a huge string) is not looked up
+    if (typeof client.challenge !== 'string' || !/^[\w-]{16,128}$/.test(client.challenge)) {
+      throw new Error('no challenge of ours');
+    }
     challenge = client.challenge;
   } catch {
     throw new AppError('PASSKEY_VERIFICATION_FAILED');
