@@ -108,6 +108,12 @@ test('register a passkey, sign in with it, step up a withdrawal, refuse a replay
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('Passkey 1');
   await expect(item).toContainText('Not used yet');
+  await item.getByRole('button', { name: 'Rename' }).click();
+  const rename = page.getByRole('form', { name: 'Rename' });
+  await rename.getByLabel('Name').fill('My phone');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The passkey was renamed')).toBeVisible();
+  await expect(item).toContainText('My phone');
   const stored = await authenticator.credentials();
   expect(stored).toHaveLength(1);
   expect(stored[0]?.isResidentCredential).toBe(true);

@@ -318,6 +318,10 @@ export const en = {
     preview: 'Example: rise <r>{{rise}}</r>, fall <f>{{fall}}</f>',
   },
   passkeys: {
+    rename: 'Rename',
+    name: 'Name',
+    save: 'Save',
+    renamed: 'The passkey was renamed',
     intro:
       'A passkey lets you log in and confirm withdrawals, bank account changes and password changes with your fingerprint, face or device PIN. It cannot be phished: it only works on this site, and no password is sent.',
     add: 'Add a passkey',

@@ -317,6 +317,10 @@ export const es = {
     preview: 'Ejemplo: subida <r>{{rise}}</r>, bajada <f>{{fall}}</f>',
   },
   passkeys: {
+    rename: 'Cambiar nombre',
+    name: 'Nombre',
+    save: 'Guardar',
+    renamed: 'Se cambió el nombre de la llave de acceso',
     intro:
       'Una llave de acceso te permite iniciar sesión y confirmar retiros, cambios de cuenta bancaria y de contraseña con tu huella, tu cara o el PIN del dispositivo. No se puede robar con phishing: solo funciona en este sitio y no se envía ninguna contraseña.',
     add: 'Añadir una llave de acceso',

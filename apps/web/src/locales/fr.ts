@@ -317,6 +317,10 @@ export const fr = {
     preview: 'Exemple : hausse <r>{{rise}}</r>, baisse <f>{{fall}}</f>',
   },
   passkeys: {
+    rename: 'Renommer',
+    name: 'Nom',
+    save: 'Enregistrer',
+    renamed: 'La clé d’accès a été renommée',
     intro:
       'Une clé d’accès vous permet de vous connecter et de confirmer les retraits, les changements de compte bancaire et de mot de passe avec votre empreinte, votre visage ou le code PIN de l’appareil. Elle résiste à l’hameçonnage : elle ne fonctionne que sur ce site et aucun mot de passe n’est envoyé.',
     add: 'Ajouter une clé d’accès',

@@ -312,6 +312,10 @@ export const zhHans = {
     preview: '示例：上涨 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
   },
   passkeys: {
+    rename: '重命名',
+    name: '名称',
+    save: '保存',
+    renamed: '通行密钥已重命名',
     intro:
       '通行密钥让您用指纹、面容或设备 PIN 登录，并确认出金、银行账户变更和密码修改。它只能在本网站使用，也不会发送密码，因此无法被钓鱼窃取。',
     add: '添加通行密钥',

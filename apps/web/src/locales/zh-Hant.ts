@@ -312,6 +312,10 @@ export const zhHant = {
     preview: '範例：上漲 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
   },
   passkeys: {
+    rename: '重新命名',
+    name: '名稱',
+    save: '儲存',
+    renamed: '密碼金鑰已重新命名',
     intro:
       '密碼金鑰讓您以指紋、臉部辨識或裝置 PIN 登入，並確認出金、銀行帳戶變更及密碼變更。它只能在本網站使用，也不會傳送密碼，因此無法被網路釣魚竊取。',
     add: '新增密碼金鑰',

@@ -55,3 +55,19 @@ export function useRemovePasskey() {
     onSuccess: () => client.invalidateQueries({ queryKey: passkeyKeys.all }),
   });
 }
+
+/** PATCH /api/passkeys/:id: a name the user will recognise ("iPhone", "office laptop"). */
+export function useRenamePasskey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: number; name: string }) =>
+      api.request({
+        method: 'PATCH',
+        path: `/passkeys/${id}`,
+        body: { name },
+        schema: ZPasskey,
+        notify: false,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: passkeyKeys.all }),
+  });
+}

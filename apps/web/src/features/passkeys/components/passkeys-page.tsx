@@ -1,5 +1,6 @@
 import { Button, Dialog, List } from 'antd-mobile';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
@@ -8,6 +9,7 @@ import { RequireLogin } from '@/shared/ui/require-login';
 import { showSuccess } from '@/shared/ui/toast';
 import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/webauthn';
 import { passkeyListQuery, useAddPasskey, useRemovePasskey } from '../api/passkeys';
+import { RenameDialog } from './rename-dialog';
 
 /** Settings → Passkeys: what each passkey is, when it was added and last used; add and remove (ADR 0031). */
 export function PasskeysPage() {
@@ -27,6 +29,7 @@ function PasskeyList() {
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const supported = passkeysSupported();
+  const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
 
   const onRemove = async (id: number, name: string) => {
     const ok = await Dialog.confirm({
@@ -46,6 +49,12 @@ function PasskeyList() {
   const items = list.data?.items ?? [];
   return (
     <div className="form-page" data-testid="passkeys-page">
+      <RenameDialog
+        passkey={renaming}
+        onClose={() => {
+          setRenaming(null);
+        }}
+      />
       <p>{t('passkeys.intro')}</p>
       <List>
         {items.length === 0 && list.isSuccess && <List.Item>{t('passkeys.empty')}</List.Item>}
@@ -65,15 +74,26 @@ function PasskeyList() {
               </>
             }
             extra={
-              <Button
-                size="small"
-                color="danger"
-                fill="outline"
-                loading={remove.isPending && remove.variables === p.id}
-                onClick={() => void onRemove(p.id, p.name)}
-              >
-                {t('passkeys.remove')}
-              </Button>
+              <span className="passkey-actions">
+                <Button
+                  size="small"
+                  fill="outline"
+                  onClick={() => {
+                    setRenaming({ id: p.id, name: p.name });
+                  }}
+                >
+                  {t('passkeys.rename')}
+                </Button>{' '}
+                <Button
+                  size="small"
+                  color="danger"
+                  fill="outline"
+                  loading={remove.isPending && remove.variables === p.id}
+                  onClick={() => void onRemove(p.id, p.name)}
+                >
+                  {t('passkeys.remove')}
+                </Button>
+              </span>
             }
           >
             {p.name}
