@@ -30,4 +30,5 @@ ALTER TABLE "webauthn_challenges" ADD CONSTRAINT "webauthn_challenges_user_id_us
 CREATE UNIQUE INDEX "passkeys_credential_uq" ON "passkeys" USING btree ("credential_id");--> statement-breakpoint
 CREATE INDEX "passkeys_user_idx" ON "passkeys" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "webauthn_challenges_challenge_uq" ON "webauthn_challenges" USING btree ("challenge");--> statement-breakpoint
-CREATE UNIQUE INDEX "webauthn_challenges_token_uq" ON "webauthn_challenges" USING btree ("token_hash");
+CREATE UNIQUE INDEX "webauthn_challenges_token_uq" ON "webauthn_challenges" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "webauthn_challenges_expires_idx" ON "webauthn_challenges" USING btree ("expires_at");

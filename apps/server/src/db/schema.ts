@@ -1294,5 +1294,6 @@ export const webauthnChallenges = pgTable(
   (t) => [
     uniqueIndex('webauthn_challenges_challenge_uq').on(t.challenge),
     uniqueIndex('webauthn_challenges_token_uq').on(t.tokenHash),
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
   ],
 );

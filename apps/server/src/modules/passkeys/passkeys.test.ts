@@ -205,6 +205,30 @@ describe('registration', () => {
 });
 
 describe('sign-in with a passkey', () => {
+  it('does not keep challenges long past their expiry', async () => {
+    const { webauthnChallenges } = await import('../../db/schema.js');
+    const { lt } = await import('drizzle-orm');
+    await post('/api/auth/passkey/options', {});
+    const hour = 60 * 60_000;
+    t.clock.advance(2 * hour);
+    const stale = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(webauthnChallenges)
+          .where(lt(webauthnChallenges.expiresAt, new Date(t.clock.now().getTime() - hour)))
+      ).length;
+    try {
+      const before = await stale();
+      expect(before).toBeGreaterThan(0);
+      // each new challenge sweeps a bounded batch (50) of those an hour past their expiry
+      await post('/api/auth/passkey/options', {});
+      expect(await stale()).toBe(Math.max(0, before - 50));
+    } finally {
+      t.clock.advance(-2 * hour);
+    }
+  });
+
   it('opens the same session as password sign-in, once per challenge, and records the use', async () => {
     const u = await registerAndLogin(t);
     const { key } = await addPasskey(u.token);

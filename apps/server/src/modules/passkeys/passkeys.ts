@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -75,6 +75,10 @@ export async function hasPasskey(db: Executor, userId: number): Promise<boolean>
 
 const expiry = (clock: Clock, minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
 
+/** Challenges this long past their expiry are deleted, a bounded batch with each new one. */
+const CHALLENGE_KEPT_MS = 60 * 60_000;
+const CHALLENGE_SWEEP = 50;
+
 async function storeChallenge(
   deps: PasskeyDeps,
   values: { userId: number | null; purpose: 'register' | 'login' | 'step_up'; challenge: string } & Partial<{
@@ -82,11 +86,26 @@ async function storeChallenge(
     details: string;
   }>,
 ) {
+  const now = deps.clock.now();
   await deps.db.insert(webauthnChallenges).values({
     ...values,
-    createdAt: deps.clock.now(),
+    createdAt: now,
     expiresAt: expiry(deps.clock, CHALLENGE_MINUTES),
   });
+  // sign-in challenges can be asked for without an account: the table must not grow with them
+  const before = new Date(now.getTime() - CHALLENGE_KEPT_MS);
+  await deps.db
+    .delete(webauthnChallenges)
+    .where(
+      inArray(
+        webauthnChallenges.id,
+        deps.db
+          .select({ id: webauthnChallenges.id })
+          .from(webauthnChallenges)
+          .where(lt(webauthnChallenges.expiresAt, before))
+          .limit(CHALLENGE_SWEEP),
+      ),
+    );
 }
 
 /**
