@@ -54,6 +54,8 @@ const ROUTES = [
   '/subPackages/switchLanguage/switchLanguage',
   '/subPackages/customerService/customerService',
   '/subPackages/changePassword/changePassword',
+  '/subPackages/passkeys/passkeys',
+  '/subPackages/passkeys/sessions',
   '/subPackages/transactionLog/transactionLog',
   '/subPackages/index/pts/pts',
   '/subPackages/tax/tax',

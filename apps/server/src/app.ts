@@ -43,6 +43,8 @@ import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { passkeyRoutes } from './modules/passkeys/routes.js';
+import { sessionRoutes } from './modules/auth/session-routes.js';
 import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -401,6 +403,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(passkeyRoutes);
+      await api.register(sessionRoutes);
       await api.register(accountRoutes);
       await api.register(marketRoutes);
       await api.register(tradingRoutes);

@@ -128,6 +128,14 @@ export const ZConfig = z.object({
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /**
+   * WebAuthn (passkeys, ADR 0031): the relying party's ID, a registrable domain of the site (never an IP
+   * address), and the exact origin the browser shows. Defaults: `localhost` and http://localhost:PORT.
+   */
+  WEBAUTHN_RP_ID: z.string().min(1).max(253).optional(),
+  WEBAUTHN_ORIGIN: z.url().optional(),
+  /** The name a passkey prompt shows for the site. */
+  WEBAUTHN_RP_NAME: z.string().min(1).max(64).default('Kabuto'),
+  /**
    * The AES-256 key that encrypts My Numbers (ADR 0022): 32 bytes in base64. Unset: a key generated once
    * into DATA_DIR/keys/my-number.key (mode 0600) and reused.
    */

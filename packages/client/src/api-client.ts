@@ -46,7 +46,7 @@ export interface ApiClientDeps {
 export type { Query };
 
 export interface RequestOptions<S extends z.ZodType> {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
   path: string;
   query?: Query;
   body?: unknown;

@@ -162,6 +162,21 @@ export const ERRORS = {
   SUPPORT_BLOCKED_ACCOUNT: { code: 1663, http: 422 },
   SUPPORT_BLOCKED_PASSWORD: { code: 1664, http: 422 },
   SUPPORT_BLOCKED_LINK: { code: 1665, http: 422 },
+  // Passkeys and step-up (issue 22, ADR 0031): 1730-1759
+  /** the passkey's answer did not verify (wrong origin, no user verification, bad signature...) */
+  PASSKEY_VERIFICATION_FAILED: { code: 1731, http: 422 },
+  /** the challenge is unknown, already answered or expired (a replayed assertion lands here) */
+  PASSKEY_CHALLENGE_INVALID: { code: 1732, http: 422 },
+  PASSKEY_NOT_FOUND: { code: 1733, http: 404 },
+  /** sign-in with a passkey this service does not know (removed, or another site's) */
+  PASSKEY_UNKNOWN: { code: 1734, http: 401 },
+  /** the action needs a fresh passkey confirmation (POST /api/step-up/options, then /verify) */
+  STEP_UP_REQUIRED: { code: 1735, http: 403 },
+  /** the step-up token was spent, expired, or given for another action, amount or account */
+  STEP_UP_INVALID: { code: 1736, http: 403 },
+  PASSKEY_LIMIT: { code: 1737, http: 422 },
+  PASSKEY_ALREADY_REGISTERED: { code: 1738, http: 409 },
+  SESSION_NOT_FOUND: { code: 1739, http: 404 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

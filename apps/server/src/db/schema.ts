@@ -72,6 +72,8 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
+    /** the client's address cut to its network (IPv4 /24, IPv6 /48), for the user's list of sessions */
+    ipPrefix: text('ip_prefix'),
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
@@ -1237,4 +1239,61 @@ export const supportMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('support_messages_conversation_idx').on(t.conversationId, t.id)],
+);
+
+// ---------------------------------------------------------------- passkeys and step-up (issue 22, ADR 0031)
+
+/** A user's WebAuthn passkey (a discoverable credential with user verification). */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** the credential ID, base64url */
+    credentialId: text('credential_id').notNull(),
+    /** the COSE public key, base64url */
+    publicKey: text('public_key').notNull(),
+    /** the authenticator's signature counter (0 for most passkeys, which keep none) */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_uq').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * A single-use WebAuthn challenge: to register a passkey, to sign in, or to step up for one action. A step-up
+ * challenge names its action and details (the amount, the bank account...); once answered it becomes a
+ * step-up token (its hash kept here) that the action's route consumes, once, for that action and those
+ * details only, within a few minutes.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** null for a sign-in challenge (the user is not known until the assertion names its passkey) */
+    userId: integer('user_id').references(() => users.id),
+    purpose: text('purpose', { enum: ['register', 'login', 'step_up'] }).notNull(),
+    challenge: text('challenge').notNull(),
+    /** the step-up's action (withdrawal, bank_account, ...) and a canonical string of its details */
+    action: text('action'),
+    details: text('details'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** when the challenge was answered (it cannot be answered twice) */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** SHA-256 of the step-up token given for the answer */
+    tokenHash: text('token_hash'),
+    /** when the step-up token was spent on its action */
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webauthn_challenges_challenge_uq').on(t.challenge),
+    uniqueIndex('webauthn_challenges_token_uq').on(t.tokenHash),
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+  ],
 );

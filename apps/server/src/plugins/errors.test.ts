@@ -16,6 +16,9 @@ const PUBLIC = new Set([
   'POST /api/auth/sendSmsCode',
   'POST /api/auth/register',
   'POST /api/auth/login',
+  // Passkey sign-in (ADR 0031): the challenge, then the assertion that names its account.
+  'POST /api/auth/passkey/options',
+  'POST /api/auth/passkey/login',
   // Market data is public: browsing needs no account.
   'GET /api/market/status',
   'GET /api/market/indices',

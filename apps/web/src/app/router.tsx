@@ -65,6 +65,12 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.switchLanguage, 'titles.switchLanguage', () =>
         import('@/features/settings/components/switch-language-page').then((m) => m.SwitchLanguagePage),
       ),
+      page(PAGE_PATHS.passkeys, 'titles.passkeys', () =>
+        import('@/features/passkeys/components/passkeys-page').then((m) => m.PasskeysPage),
+      ),
+      page(PAGE_PATHS.sessions, 'titles.sessions', () =>
+        import('@/features/sessions/components/sessions-page').then((m) => m.SessionsPage),
+      ),
       page(PAGE_PATHS.changePassword, 'titles.changePassword', () =>
         import('@/features/account/components/change-password-page').then((m) => m.ChangePasswordPage),
       ),

@@ -20,6 +20,12 @@ export const ZPhone = z
     return phone;
   });
 
+/**
+ * A step-up token (POST /api/step-up/verify, ADR 0031): the fresh passkey assertion a money-moving or
+ * account-changing request carries, spent by the one action it was given for.
+ */
+export const ZStepUpToken = z.string().min(20).max(200);
+
 export const ZLoginPassword = z
   .string({ error: 'validation.passwordRequired' })
   .min(1, { error: 'validation.passwordRequired' })
@@ -119,6 +125,8 @@ export const ZChangePasswordRequest = z
       .min(1, { error: 'validation.oldPasswordRequired' })
       .max(128, { error: 'validation.passwordLength' }),
     ...newPasswordPair,
+    /** required when the user has a passkey (ADR 0031) */
+    step_up_token: ZStepUpToken.optional(),
   })
   .refine(samePair, {
     error: 'validation.newPasswordMismatch',
@@ -158,6 +166,8 @@ export const ZChangeTxnPasswordRequest = z
     confirm_password: z
       .string({ error: 'validation.passwordConfirmRequired' })
       .min(1, { error: 'validation.passwordConfirmRequired' }),
+    /** required when the user has a passkey (ADR 0031) */
+    step_up_token: ZStepUpToken.optional(),
   })
   .refine(samePair, {
     error: 'validation.newPasswordMismatch',

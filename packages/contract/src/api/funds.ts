@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZLoginPassword, ZTxnPassword } from './auth.js';
+import { ZLoginPassword, ZStepUpToken, ZTxnPassword } from './auth.js';
 import { DEPOSIT_MIN_YEN } from '../constants.js';
 import { ZSenAmount } from './account.js';
 import { YUCHO_BANK_CODE, ZAccountType, ZYuchoNumber } from './banking.js';
@@ -132,6 +132,8 @@ export const ZBankAccountInput = ZBankAccountFields.superRefine(refineBankAccoun
 export const ZBankAccountCreate = ZBankAccountFields.extend({
   login_password: ZLoginPassword,
   replaces_id: z.number().int().positive().optional(),
+  /** required when the user has a passkey (ADR 0031) */
+  step_up_token: ZStepUpToken.optional(),
 }).superRefine(refineBankAccount);
 export type TBankAccountCreate = z.infer<typeof ZBankAccountCreate>;
 
@@ -242,6 +244,8 @@ export const ZWithdrawalCreate = z.strictObject({
     .int({ error: 'validation.bankAccountRequired' })
     .positive({ error: 'validation.bankAccountRequired' }),
   txn_password: ZTxnPassword,
+  /** required when the user has a passkey (ADR 0031) */
+  step_up_token: ZStepUpToken.optional(),
 });
 export type TWithdrawalCreate = z.infer<typeof ZWithdrawalCreate>;
 

@@ -178,6 +178,17 @@ export const en = {
     SUPPORT_BLOCKED_PASSWORD:
       'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
     SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
+    PASSKEY_VERIFICATION_FAILED: 'Your passkey could not be verified. Please try again',
+    PASSKEY_CHALLENGE_INVALID: 'This passkey request has expired or was already used. Please start again',
+    PASSKEY_NOT_FOUND: 'This passkey does not exist',
+    PASSKEY_UNKNOWN:
+      'This passkey is not registered with Kabuto. Sign in with your password, then add it in Settings',
+    STEP_UP_REQUIRED: 'Please confirm this with your passkey',
+    STEP_UP_INVALID:
+      'This confirmation has expired, was already used or was given for another request. Please confirm again',
+    PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
+    PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
+    SESSION_NOT_FOUND: 'This session has already ended',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',
@@ -192,6 +203,8 @@ export const en = {
     productAmountDecimals: 'The purchase price can only have two decimal places',
     accountRequired: 'Account cannot be empty',
     passwordRequired: 'Password cannot be empty',
+    passkeyNameRequired: 'Please enter a name for this passkey',
+    passkeyNameLength: 'The name can be at most 40 characters',
     passwordConfirmRequired: 'Please enter the password again',
     passwordLength: 'The password must be 6 to 10 characters long',
     passwordMismatch: 'The passwords entered twice are different',
@@ -427,6 +440,12 @@ export const en = {
       'Your login password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your password and contact us.',
     'security.txn_password_locked':
       'Your transaction password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your passwords and contact us.',
+    'security.passkey_added':
+      'A passkey named “{{name}}” was added to your account. If this was not you, contact us at once.',
+    'security.passkey_removed':
+      'The passkey “{{name}}” was removed from your account. If this was not you, contact us at once.',
+    'security.new_device':
+      'New sign-in to your account from {{device}} (network {{place}}). If this was not you, change your password and contact us at once.',
     'offering.won': '{{code}} draw: you won {{units}} units. Confirm your purchase before the deadline',
     'offering.lost': '{{code}} draw: not selected this time. The cash held for it has been released',
     'offering.filled': '{{code}} distribution: filled, {{units}} units at {{price}}',

@@ -178,6 +178,16 @@ export const es = {
     SUPPORT_BLOCKED_PASSWORD:
       'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
     SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
+    PASSKEY_VERIFICATION_FAILED: 'No se pudo verificar tu llave de acceso. Inténtalo de nuevo',
+    PASSKEY_CHALLENGE_INVALID: 'Esta solicitud de llave de acceso ha caducado o ya se usó. Vuelve a empezar',
+    PASSKEY_NOT_FOUND: 'Esta llave de acceso no existe',
+    PASSKEY_UNKNOWN:
+      'Esta llave de acceso no está registrada en Kabuto. Inicia sesión con tu contraseña y añádela en Ajustes',
+    STEP_UP_REQUIRED: 'Confirma esta operación con tu llave de acceso',
+    STEP_UP_INVALID: 'Esta confirmación ha caducado, ya se usó o era para otra operación. Vuelve a confirmar',
+    PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
+    PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
+    SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',
@@ -192,6 +202,8 @@ export const es = {
     productAmountDecimals: 'El importe de compra solo puede tener dos decimales',
     accountRequired: 'La cuenta no puede estar vacía',
     passwordRequired: 'La contraseña no puede estar vacía',
+    passkeyNameRequired: 'Escribe un nombre para esta llave de acceso',
+    passkeyNameLength: 'El nombre puede tener como máximo 40 caracteres',
     passwordConfirmRequired: 'Vuelva a introducir la contraseña',
     passwordLength: 'La contraseña debe tener entre 6 y 10 caracteres',
     passwordMismatch: 'Las contraseñas introducidas no coinciden',
@@ -428,6 +440,12 @@ export const es = {
       'La contraseña de acceso se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie su contraseña y contacte con nosotros.',
     'security.txn_password_locked':
       'La contraseña de operaciones se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie sus contraseñas y contacte con nosotros.',
+    'security.passkey_added':
+      'Se añadió a tu cuenta una llave de acceso llamada «{{name}}». Si no fuiste tú, contáctanos de inmediato.',
+    'security.passkey_removed':
+      'Se eliminó de tu cuenta la llave de acceso «{{name}}». Si no fuiste tú, contáctanos de inmediato.',
+    'security.new_device':
+      'Nuevo inicio de sesión en tu cuenta desde {{device}} (red {{place}}). Si no fuiste tú, cambia tu contraseña y contáctanos de inmediato.',
     'offering.won':
       'Sorteo de {{code}}: le han adjudicado {{units}} lotes. Confirme la compra antes del plazo',
     'offering.lost':

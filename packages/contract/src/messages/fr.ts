@@ -183,6 +183,18 @@ export const fr = {
     SUPPORT_BLOCKED_PASSWORD:
       'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
     SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
+    PASSKEY_VERIFICATION_FAILED: 'Votre clé d’accès n’a pas pu être vérifiée. Veuillez réessayer',
+    PASSKEY_CHALLENGE_INVALID: 'Cette demande de clé d’accès a expiré ou a déjà servi. Veuillez recommencer',
+    PASSKEY_NOT_FOUND: 'Cette clé d’accès n’existe pas',
+    PASSKEY_UNKNOWN:
+      'Cette clé d’accès n’est pas enregistrée chez Kabuto. Connectez-vous avec votre mot de passe, puis ajoutez-la dans les Réglages',
+    STEP_UP_REQUIRED: 'Veuillez confirmer cette opération avec votre clé d’accès',
+    STEP_UP_INVALID:
+      'Cette confirmation a expiré, a déjà servi ou concernait une autre opération. Veuillez confirmer à nouveau',
+    PASSKEY_LIMIT:
+      'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
+    PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',
+    SESSION_NOT_FOUND: 'Cette session est déjà terminée',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',
@@ -197,6 +209,8 @@ export const fr = {
     productAmountDecimals: 'Le montant de l’achat ne peut avoir que deux décimales',
     accountRequired: 'Le compte ne peut pas être vide',
     passwordRequired: 'Le mot de passe ne peut pas être vide',
+    passkeyNameRequired: 'Veuillez nommer cette clé d’accès',
+    passkeyNameLength: 'Le nom ne peut pas dépasser 40 caractères',
     passwordConfirmRequired: 'Veuillez saisir à nouveau le mot de passe',
     passwordLength: 'Le mot de passe doit comporter entre 6 et 10 caractères',
     passwordMismatch: 'Les deux mots de passe saisis ne correspondent pas',
@@ -437,6 +451,12 @@ export const fr = {
       'Votre mot de passe de connexion a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez votre mot de passe et contactez-nous.',
     'security.txn_password_locked':
       'Votre mot de passe de transaction a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez vos mots de passe et contactez-nous.',
+    'security.passkey_added':
+      'Une clé d’accès nommée « {{name}} » a été ajoutée à votre compte. Si ce n’était pas vous, contactez-nous immédiatement.',
+    'security.passkey_removed':
+      'La clé d’accès « {{name}} » a été supprimée de votre compte. Si ce n’était pas vous, contactez-nous immédiatement.',
+    'security.new_device':
+      'Nouvelle connexion à votre compte depuis {{device}} (réseau {{place}}). Si ce n’était pas vous, changez votre mot de passe et contactez-nous immédiatement.',
     'offering.won':
       'Tirage {{code}} : {{units}} lots vous ont été attribués. Confirmez l’achat avant la date limite',
     'offering.lost':

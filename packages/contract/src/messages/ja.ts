@@ -168,6 +168,18 @@ export const ja = {
     SUPPORT_BLOCKED_PASSWORD:
       '送信できません：スタッフがパスワードや暗証番号を尋ねることはできません。当社がこれらをお尋ねすることはありません',
     SUPPORT_BLOCKED_LINK: '送信できません：リンク先 {{host}} は許可されたアドレスではありません',
+    PASSKEY_VERIFICATION_FAILED: 'パスキーを確認できませんでした。もう一度お試しください',
+    PASSKEY_CHALLENGE_INVALID:
+      'このパスキーの要求は期限切れか、すでに使用されています。最初からやり直してください',
+    PASSKEY_NOT_FOUND: 'このパスキーは存在しません',
+    PASSKEY_UNKNOWN:
+      'このパスキーはKabutoに登録されていません。パスワードでログインし、設定から登録してください',
+    STEP_UP_REQUIRED: 'パスキーで本人確認をしてください',
+    STEP_UP_INVALID:
+      'この本人確認は期限切れ、使用済み、または別の操作のためのものです。もう一度確認してください',
+    PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
+    PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
+    SESSION_NOT_FOUND: 'このセッションはすでに終了しています',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',
@@ -182,6 +194,8 @@ export const ja = {
     productAmountDecimals: '購入金額は小数点以下2桁までです',
     accountRequired: 'アカウントを入力してください',
     passwordRequired: 'パスワードを入力してください',
+    passkeyNameRequired: 'パスキーの名前を入力してください',
+    passkeyNameLength: '名前は40文字以内で入力してください',
     passwordConfirmRequired: 'パスワードをもう一度入力してください',
     passwordLength: 'パスワードは6～10文字で入力してください',
     passwordMismatch: '2回入力したパスワードが一致しません',
@@ -408,6 +422,12 @@ export const ja = {
       'ログインパスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
     'security.txn_password_locked':
       '取引パスワードの入力誤りが5回続いたため、{{until}}までご利用を停止しました。お心当たりがない場合は、パスワードを変更のうえお問い合わせください。',
+    'security.passkey_added':
+      'パスキー「{{name}}」がアカウントに登録されました。お心当たりがない場合は、すぐにお問い合わせください。',
+    'security.passkey_removed':
+      'パスキー「{{name}}」がアカウントから削除されました。お心当たりがない場合は、すぐにお問い合わせください。',
+    'security.new_device':
+      '新しい端末（{{device}}、ネットワーク {{place}}）からアカウントにログインがありました。お心当たりがない場合は、すぐにパスワードを変更のうえお問い合わせください。',
     'offering.won': '{{code}}の抽選結果：当選（{{units}}単元）。購入期限までに購入意思表示をしてください',
     'offering.lost': '{{code}}の抽選結果：落選。拘束されていた資金は解除されました',
     'offering.filled': '{{code}}の立会外分売：約定（{{units}}単元、{{price}}）',

@@ -16,6 +16,7 @@ import {
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/reply.js';
 import { loadUserInfo } from '../account/user-info.js';
+import { noticeNewDevice } from './new-device.js';
 import { revokeSession } from './sessions.js';
 import * as auth from './service.js';
 
@@ -54,11 +55,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { account, password } = request.body;
       const result = await auth.login(
-        app.ctx,
+        {
+          ...app.ctx,
+          newDevice: (userId, userAgent, ip) =>
+            noticeNewDevice(app.ctx, userId, userAgent, ip, request.locale),
+        },
         account,
         password,
         request.headers['user-agent'],
         request.locale,
+        request.ip,
       );
       return ok(request, {
         token: result.token,
@@ -102,6 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           request.body.old_password,
           request.body.new_password,
           request.locale,
+          request.body.step_up_token,
         ),
       ),
   );
@@ -141,6 +148,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.old_password,
         request.body.new_password,
         request.locale,
+        request.body.step_up_token,
       );
       return ok(request, {});
     },

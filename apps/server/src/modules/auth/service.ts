@@ -14,6 +14,7 @@ import { invitationCodes, smsCodes, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { requireStepUp } from '../passkeys/passkeys.js';
 import { checkSecret, type SecretDeps } from './secrets.js';
 import type { SmsSender } from '../../lib/sms.js';
 import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
@@ -30,6 +31,8 @@ export interface AuthDeps {
   lockMinutes: number;
   /** Demo cash given to each new account in demo mode, in yen; 0 gives none. */
   demoCashYen: number;
+  /** Tells the user of a sign-in from a new device (new-device.ts); called before the session is written. */
+  newDevice?: (userId: number, userAgent: string | undefined, ip: string | undefined) => Promise<unknown>;
 }
 
 const smsHash = (phone: string, code: string) => sha256Hex(`${phone}:${code}`);
@@ -181,6 +184,7 @@ export async function login(
   password: string,
   userAgent: string | undefined,
   locale: string,
+  ip?: string,
 ): Promise<LoginResult> {
   const { db, clock } = deps;
   const phone = normalizeJapaneseMobile(account);
@@ -211,7 +215,8 @@ export async function login(
   if (user.failedLogins > 0 || user.lockedUntil) {
     await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
   }
-  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent);
+  if (deps.newDevice) await deps.newDevice(user.id, userAgent, ip);
+  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent, ip);
   return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
 }
 
@@ -237,12 +242,14 @@ export async function changePassword(
   oldPassword: string,
   newPassword: string,
   locale: Locale,
+  stepUpToken?: string,
 ): Promise<{ revoked_sessions: number }> {
   const user = await loadUser(deps.db, session.userId);
   await checkSecret(deps, user, 'login', user.passwordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
   const passwordHash = await hashPassword(newPassword);
   const revoked = await deps.db.transaction(async (tx) => {
+    await requireStepUp({ db: tx, clock: deps.clock }, user.id, { action: 'change_password' }, stepUpToken);
     await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: deps.clock.now() })
@@ -278,15 +285,22 @@ export async function changeTxnPassword(
   oldPassword: string,
   newPassword: string,
   locale: Locale,
+  stepUpToken?: string,
 ): Promise<void> {
   const user = await loadUser(deps.db, userId);
   if (!user.txnPasswordHash) throw new AppError('TXN_PASSWORD_NOT_SET');
   await checkSecret(deps, user, 'txn', user.txnPasswordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
-  await deps.db
-    .update(users)
-    .set({ txnPasswordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, userId));
+  const txnPasswordHash = await hashPassword(newPassword);
+  await deps.db.transaction(async (tx) => {
+    await requireStepUp(
+      { db: tx, clock: deps.clock },
+      userId,
+      { action: 'change_txn_password' },
+      stepUpToken,
+    );
+    await tx.update(users).set({ txnPasswordHash }).where(eq(users.id, userId));
+  });
 }
 
 /** Postgres unique violation (23505) on a named constraint; drizzle wraps driver errors in `cause`. */

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import { sessions } from '../../db/schema.js';
@@ -20,6 +20,7 @@ export async function createSession(
   policy: SessionPolicy,
   userId: number,
   userAgent: string | undefined,
+  ip?: string,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const now = clock.now();
@@ -31,8 +32,68 @@ export async function createSession(
     lastSeenAt: now,
     expiresAt,
     userAgent: userAgent?.slice(0, 300) ?? null,
+    ipPrefix: ip === undefined ? null : ipPrefix(ip),
   });
   return { token, expiresAt };
+}
+
+/** An address cut to its network, which is all the list of sessions shows: IPv4 /24, IPv6 /48. */
+export function ipPrefix(ip: string): string | null {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
+  if (!ip.includes(':')) return null;
+  const [head = ''] = ip.split('::');
+  const groups = head.split(':').filter((g) => g !== '');
+  while (groups.length < 3) groups.push('0');
+  return `${groups.slice(0, 3).join(':')}::/48`;
+}
+
+/** A browser and system name from a user agent ("Chrome on Android"), or null when neither is known. */
+export function deviceOf(userAgent: string | null): string | null {
+  if (!userAgent) return null;
+  const browser = [
+    [/Edg\//, 'Edge'],
+    [/OPR\//, 'Opera'],
+    [/Firefox\//, 'Firefox'],
+    [/CriOS\/|Chrome\//, 'Chrome'],
+    [/Safari\//, 'Safari'],
+  ].find(([re]) => (re as RegExp).test(userAgent))?.[1] as string | undefined;
+  const system = [
+    [/iPhone|iPad|iPod/, 'iOS'],
+    [/Android/, 'Android'],
+    [/Windows/, 'Windows'],
+    [/Mac OS X|Macintosh/, 'macOS'],
+    [/CrOS/, 'ChromeOS'],
+    [/Linux/, 'Linux'],
+  ].find(([re]) => (re as RegExp).test(userAgent))?.[1] as string | undefined;
+  if (browser && system) return `${browser} / ${system}`;
+  return browser ?? system ?? null;
+}
+
+/** The user's live sessions (not revoked, within both lifetimes), the newest first. */
+export async function listSessions(db: Executor, clock: Clock, policy: SessionPolicy, userId: number) {
+  const now = clock.now();
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.id));
+  return rows.filter((r) => now.getTime() < r.lastSeenAt.getTime() + policy.idleMs);
+}
+
+/** Revokes one of the user's own sessions; answers whether there was such a live session. */
+export async function revokeOwnSession(
+  db: Executor,
+  clock: Clock,
+  userId: number,
+  sessionId: number,
+): Promise<boolean> {
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return revoked.length > 0;
 }
 
 export interface ActiveSession {

@@ -13,15 +13,17 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { checkSecret } from '../auth/secrets.js';
+import { requireStepUp } from '../passkeys/passkeys.js';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../plugins/reply.js';
-import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { publishOutbox, smsNotice, type EventOutbox } from '../messages/messages.js';
 import {
   addBankAccount,
   bankAccountHistory,
   bankAccountLogView,
   bankAccountView,
   listBankAccounts,
+  messageParams,
 } from './banking.js';
 import { searchBanks, searchBranches, type ZenginEntry } from './zengin.js';
 
@@ -102,10 +104,26 @@ export const bankingRoutes: FastifyPluginAsyncZod = async (app) => {
         request.locale,
       );
       const outbox: EventOutbox = [];
-      const row = await app.ctx.db.transaction((tx) =>
-        addBankAccount(tx, app.ctx.clock, userId, request.body, outbox),
-      );
+      const { step_up_token: stepUpToken, ...fields } = request.body;
+      const row = await app.ctx.db.transaction(async (tx) => {
+        // a passkey holder's fresh assertion naming this account (ADR 0031), spent with the change
+        await requireStepUp(
+          { db: tx, clock: app.ctx.clock },
+          userId,
+          {
+            action: 'bank_account',
+            bank_code: fields.bank_code,
+            branch_code: fields.branch_code,
+            account_number: fields.account_number,
+            yucho: fields.yucho,
+            replaces_id: fields.replaces_id,
+          },
+          stepUpToken,
+        );
+        return addBankAccount(tx, app.ctx.clock, userId, fields, outbox);
+      });
       await publishOutbox(app.ctx.realtime, outbox);
+      await smsNotice(app.ctx, userId, 'bank_account.added', messageParams(row), request.locale);
       return ok(request, bankAccountView(row));
     },
   );

@@ -19,9 +19,10 @@ import { requireUser, sessionOf } from '../../plugins/auth.js';
 import { idempotent } from '../../plugins/idempotency.js';
 import { ledgerClaim } from '../ledger/ledger.js';
 import { ok } from '../../plugins/reply.js';
-import { publishOutbox, type EventOutbox } from '../messages/messages.js';
+import { publishOutbox, type EventOutbox, smsMoney, smsNotice, smsTime } from '../messages/messages.js';
 import { loadSettings } from '../settings/settings.js';
 import { depositAccount, depositView, fileDeposit, listDeposits } from './deposits.js';
+import { requireStepUp } from '../passkeys/passkeys.js';
 import { fileWithdrawal, listWithdrawals, withdrawalView } from './withdrawals.js';
 
 /** Deposits (the user's virtual account, deposit notices) and withdrawals, with their records. */
@@ -80,7 +81,7 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = sessionOf(request).userId;
-      const { txn_password: txnPassword, ...input } = request.body;
+      const { txn_password: txnPassword, step_up_token: stepUpToken, ...input } = request.body;
       // The transaction password is checked before the user's lock is taken (argon2 takes tens of ms).
       const [user] = await app.ctx.db
         .select({ id: users.id, phone: users.phone, hash: users.txnPasswordHash })
@@ -91,6 +92,13 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
       const settings = await loadSettings(app.ctx.db, app.ctx.config);
       const outbox: EventOutbox = [];
       const withdrawal = await idempotent(app.ctx.db, request, userId, ledgerClaim(), async (tx) => {
+        // a passkey holder's fresh assertion for this amount to this account (ADR 0031), spent with the filing
+        await requireStepUp(
+          { db: tx, clock: app.ctx.clock },
+          userId,
+          { action: 'withdrawal', amount: input.amount, bank_account_id: input.bank_account_id },
+          stepUpToken,
+        );
         const { row, account } = await fileWithdrawal(
           tx,
           { clock: app.ctx.clock, settings, isBusinessDay: app.ctx.isBusinessDay, locale: request.locale },
@@ -101,6 +109,19 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
         return withdrawalView(row, account);
       });
       await publishOutbox(app.ctx.realtime, outbox);
+      // filed by this request (an idempotent replay runs nothing and queues no message): an SMS as well
+      if (outbox.length > 0) {
+        await smsNotice(
+          app.ctx,
+          userId,
+          'withdrawal.filed',
+          {
+            amount: smsMoney(withdrawal.amount, request.locale),
+            process_after: smsTime(new Date(withdrawal.process_after), request.locale),
+          },
+          request.locale,
+        );
+      }
       return ok(request, withdrawal);
     },
   );

@@ -1,8 +1,17 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
-import type { TMessage, TUserEvent } from '@kabuto/contract';
+import {
+  MESSAGES,
+  interpolate,
+  type Locale,
+  type Messages,
+  type TMessage,
+  type TUserEvent,
+} from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
-import { messages } from '../../db/schema.js';
+import { messages, users } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { SmsSender } from '../../lib/sms.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 
 /** Events to push to users once the transaction that caused them has committed. */
@@ -181,3 +190,32 @@ export async function markRead(db: Executor, userId: number, ids: number[] | 'al
       ),
     );
 }
+
+/**
+ * The SMS twin of a message (issue 22): the catalogue's text of `kind` in the user's language, with the
+ * params already formatted for reading, sent to the user's phone.
+ */
+export async function smsNotice(
+  deps: { db: Executor; clock: Clock; sms: SmsSender },
+  userId: number,
+  kind: keyof Messages['messageKinds'],
+  params: Record<string, string>,
+  locale: Locale,
+): Promise<void> {
+  const [user] = await deps.db.select({ phone: users.phone }).from(users).where(eq(users.id, userId));
+  if (!user) return;
+  await deps.sms.send({
+    phone: user.phone,
+    purpose: kind,
+    text: interpolate(MESSAGES[locale].messageKinds[kind], params),
+    sentAt: deps.clock.now().toISOString(),
+  });
+}
+
+/** An amount of sen and an instant as an SMS reads them (¥10,000; 2026/11/26 9:00 in Tokyo). */
+export const smsMoney = (amountSen: number, locale: Locale) =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'JPY' }).format(amountSen / 100);
+export const smsTime = (at: Date, locale: Locale) =>
+  new Intl.DateTimeFormat(locale, { timeZone: 'Asia/Tokyo', dateStyle: 'short', timeStyle: 'short' }).format(
+    at,
+  );

@@ -15,6 +15,10 @@ export const PAGE_PATHS = {
   logout: '/subPackages/logout/logout',
   settings: '/subPackages/seting/seting',
   changePassword: '/subPackages/changePassword/changePassword',
+  /** Settings → passkeys (issue 22; no route in the spec; ours). */
+  passkeys: '/subPackages/passkeys/passkeys',
+  /** Settings → signed-in devices (issue 22; ours). */
+  sessions: '/subPackages/passkeys/sessions',
   transactionPassword: '/subPackages/transactionPassions/transactionPassions',
   switchLanguage: '/subPackages/switchLanguage/switchLanguage',
   userAgreement: '/subPackages/deal/userDeal',

@@ -2,6 +2,7 @@ import { ZChangePasswordRequest, ZChangePasswordResponse } from '@kabuto/contrac
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
+import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 
 export const changePasswordFormSchema = ZChangePasswordRequest;
@@ -15,7 +16,10 @@ export function changePassword(body: ChangePasswordOutput) {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: changePassword,
+    mutationFn: async (body: Parameters<typeof changePassword>[0]) =>
+      // a passkey holder confirms the change with the passkey (ADR 0031)
+      changePassword({ ...body, step_up_token: await stepUp({ action: 'change_password' }) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+    onError: showPasskeyFailure,
   });
 }

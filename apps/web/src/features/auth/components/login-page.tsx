@@ -1,16 +1,38 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox } from 'antd-mobile';
+import { Button, Checkbox, Dialog } from 'antd-mobile';
 import { useId } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { tContract } from '@/shared/i18n/i18n';
-import { switchTab } from '@/shared/navigation/nav';
+import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { applyServerIssues } from '@kabuto/client/server-issues';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
+import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/webauthn';
 import { loginFormSchema, useLogin, type LoginFormInput, type LoginFormOutput } from '../api/login';
+import { hasNoPasskey, usePasskeyLogin } from '../api/passkey-login';
+
+/** Set once the user has answered "not now" to the passkey offer on this device. */
+const OFFER_DISMISSED = 'kabuto.passkeyOfferDismissed';
+
+/**
+ * Right after a password sign-in, a user without a passkey is offered one, with what it is and why
+ * (dismissible; asked again on another device or after the answer is cleared).
+ */
+async function offerPasskey(t: (key: string) => string): Promise<boolean> {
+  if (!passkeysSupported() || localStorage.getItem(OFFER_DISMISSED) === '1') return false;
+  if (!(await hasNoPasskey().catch(() => false))) return false;
+  const accepted = await Dialog.confirm({
+    title: t('passkeys.offerTitle'),
+    content: t('passkeys.offerBody'),
+    confirmText: t('passkeys.offerAccept'),
+    cancelText: t('passkeys.offerLater'),
+  });
+  if (!accepted) localStorage.setItem(OFFER_DISMISSED, '1');
+  return accepted;
+}
 
 const doc = (section: string) => `${PAGE_PATHS.userAgreement}?section=${section}`;
 
@@ -18,6 +40,7 @@ export function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const login = useLogin();
+  const passkeyLogin = usePasskeyLogin();
   const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { account: params.get('phone') ?? '', password: '', agree: false },
@@ -31,6 +54,9 @@ export function LoginPage() {
       onSuccess: () => {
         showSuccess(t('login.success'));
         switchTab(TAB_PATHS.home);
+        void offerPasskey(t).then((accepted) => {
+          if (accepted) navigateTo(PAGE_PATHS.passkeys);
+        });
       },
       onError: (error) => {
         applyServerIssues(error, ['account', 'password', 'agree'], form.setError);
@@ -94,6 +120,27 @@ export function LoginPage() {
       <Button block color="primary" size="large" type="submit" loading={login.isPending}>
         {t('login.submit')}
       </Button>
+      {passkeysSupported() && (
+        <Button
+          block
+          fill="outline"
+          color="primary"
+          size="large"
+          type="button"
+          loading={passkeyLogin.isPending}
+          onClick={() => {
+            passkeyLogin.mutate(undefined, {
+              onSuccess: () => {
+                showSuccess(t('login.success'));
+                switchTab(TAB_PATHS.home);
+              },
+              onError: showPasskeyFailure,
+            });
+          }}
+        >
+          {t('passkeys.login')}
+        </Button>
+      )}
       <p className="form-page__switch">
         {t('login.noAccount')} <Link to={PAGE_PATHS.register}>{t('login.toRegister')}</Link>
       </p>

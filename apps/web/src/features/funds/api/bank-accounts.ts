@@ -9,6 +9,7 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
+import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { FUNDS_KEY } from '@/shared/messages/messages-api';
 
 export const bankAccountKeys = {
@@ -48,8 +49,25 @@ export type BankAccountCreateBody = z.output<typeof ZBankAccountCreate>;
 export function useAddBankAccount() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: BankAccountCreateBody) =>
-      api.request({ method: 'POST', path: '/bank-accounts', body, schema: ZBankAccount, notify: false }),
+    mutationFn: async (body: BankAccountCreateBody) => {
+      // a passkey holder confirms this very account with the passkey (ADR 0031)
+      const stepUpToken = await stepUp({
+        action: 'bank_account',
+        bank_code: body.bank_code,
+        branch_code: body.branch_code,
+        account_number: body.account_number,
+        yucho: body.yucho,
+        replaces_id: body.replaces_id,
+      });
+      return api.request({
+        method: 'POST',
+        path: '/bank-accounts',
+        body: { ...body, step_up_token: stepUpToken },
+        schema: ZBankAccount,
+        notify: false,
+      });
+    },
     onSuccess: () => client.invalidateQueries({ queryKey: bankAccountKeys.all }),
+    onError: showPasskeyFailure,
   });
 }

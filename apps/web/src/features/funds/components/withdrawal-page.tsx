@@ -16,6 +16,7 @@ import { applyRefusalToField, applyServerIssues } from '@kabuto/client/server-is
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
+import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
@@ -210,7 +211,13 @@ function WithdrawalForm({
     if (!ok) return;
     setBusy(true);
     try {
-      const filed = await sendWithRetry(action, values, () =>
+      // a passkey holder confirms this amount to this account with the passkey (ADR 0031)
+      const stepUpToken = await stepUp({
+        action: 'withdrawal',
+        amount: values.amount,
+        bank_account_id: values.bank_account_id,
+      });
+      const filed = await sendWithRetry(action, { ...values, step_up_token: stepUpToken }, () =>
         Dialog.confirm({
           content: t('funds.retryPrompt'),
           confirmText: t('funds.retry'),
@@ -226,6 +233,7 @@ function WithdrawalForm({
       // the request is a movement of the transaction log at once
       void client.invalidateQueries({ queryKey: tradingKeys.ledger() });
     } catch (error) {
+      showPasskeyFailure(error);
       applyServerIssues(error, ['amount', 'bank_account_id', 'txn_password'], form.setError);
       // a wrong transaction password shows at its field, not only in the toast
       applyRefusalToField(error, { [ERRORS.TXN_PASSWORD_WRONG.code]: 'txn_password' }, form.setError);

@@ -48,6 +48,8 @@ export function SettingsPage() {
         </List.Item>
       </List>
       <List header={t('titles.settings')}>
+        {loggedIn && <MenuLink to={PAGE_PATHS.passkeys}>{t('titles.passkeys')}</MenuLink>}
+        {loggedIn && <MenuLink to={PAGE_PATHS.sessions}>{t('titles.sessions')}</MenuLink>}
         {loggedIn && <MenuLink to={PAGE_PATHS.changePassword}>{t('settings.changePassword')}</MenuLink>}
         {loggedIn && (
           <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>

@@ -1,0 +1,42 @@
+import { ZLoginResponse, ZPasskeyList, ZWebAuthnOptionsResponse } from '@kabuto/contract';
+import { startAuthentication } from '@simplewebauthn/browser';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/shared/api/client';
+import { requestOptions } from '@/shared/passkeys/webauthn';
+import { sessionStore } from '@/shared/session/session';
+import { userInfoKeys } from '@/shared/session/user-info-query';
+
+/** Discoverable sign-in (ADR 0031): no phone number typed; the passkey names its account. */
+export async function loginWithPasskey() {
+  const { options } = await api.request({
+    method: 'POST',
+    path: '/auth/passkey/options',
+    schema: ZWebAuthnOptionsResponse,
+  });
+  const credential = await startAuthentication({ optionsJSON: requestOptions(options) });
+  return api.request({
+    method: 'POST',
+    path: '/auth/passkey/login',
+    body: { credential },
+    schema: ZLoginResponse,
+  });
+}
+
+/** Signs in as password sign-in does (useLogin): the same session, the same user info. */
+export function usePasskeyLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: loginWithPasskey,
+    onSuccess: (data) => {
+      queryClient.removeQueries({ queryKey: userInfoKeys.all });
+      sessionStore.signIn({ token: data.token, userId: data.user_id, userInfo: data.user_info });
+      queryClient.setQueryData(userInfoKeys.detail(data.user_id), data.user_info);
+    },
+  });
+}
+
+/** Whether the signed-in user has no passkey yet (the offer after a password sign-in). */
+export async function hasNoPasskey(): Promise<boolean> {
+  const list = await api.request({ path: '/passkeys', schema: ZPasskeyList, notify: false });
+  return list.items.length === 0;
+}
