@@ -14,6 +14,7 @@ import {
   type Envelope,
   type TestApp,
 } from './test/harness.js';
+import { SoftAuthenticator } from './test/soft-authenticator.js';
 import { TestMarket } from './test/test-market.js';
 
 /**
@@ -51,6 +52,13 @@ const OWNED: Record<string, keyof Fixture> = {
   'GET /api/loans/{id} id': 'loanId',
   'POST /api/loans/{id}/repay id': 'loanId',
   'POST /api/support/messages upload_id': 'uploadId',
+  // passkeys, step-up and the user's sessions (ADR 0031)
+  'PATCH /api/passkeys/{id} id': 'passkeyId',
+  'POST /api/passkeys/{id}/remove id': 'passkeyId',
+  'POST /api/sessions/{id}/revoke id': 'sessionId',
+  'POST /api/step-up/options bank_account_id': 'bankAccountId',
+  'POST /api/step-up/options replaces_id': 'bankAccountId',
+  'POST /api/step-up/options passkey_id': 'passkeyId',
 };
 
 /**
@@ -70,10 +78,24 @@ const MISSING: Record<keyof Fixture, string | number> = {
   applicationId: 2_000_000_000,
   loanId: 2_000_000_000,
   messageId: 2_000_000_000,
+  passkeyId: 2_000_000_000,
+  sessionId: 2_000_000_000,
 };
 
-/** The rest of each body, valid for B, so that the identifier is what the route decides on. */
+/**
+ * The rest of each body, valid for B, so that the identifier is what the route decides on: by path, or by
+ * "METHOD path name" where one path takes several shapes.
+ */
 const BASE: Record<string, Record<string, unknown>> = {
+  'POST /api/step-up/options bank_account_id': { action: 'withdrawal', amount: yen(20_000) },
+  'POST /api/step-up/options replaces_id': {
+    action: 'bank_account',
+    bank_code: '0001',
+    branch_code: '100',
+    account_number: '1111111',
+  },
+  'POST /api/step-up/options passkey_id': { action: 'remove_passkey' },
+  '/api/passkeys/{id}': { name: 'Stolen' },
   '/api/trade/closePosition': { price_type: 'market', quantity: 100 },
   '/api/bank-accounts': {
     holder_name: 'ヤマダ タロウ',
@@ -104,6 +126,11 @@ const PUBLIC: Record<string, string> = {
   'POST /api/loans id_number': 'the applicant’s own identity-document number, not a reference',
   'GET /api/news code': 'a stock code',
   'GET /api/news/{id} id': 'a published article',
+  // WebAuthn's credential id inside an authenticator's answer: the server looks the credential up by it and
+  // believes nothing until its signature verifies against that credential's public key
+  'POST /api/auth/passkey/login id': 'a WebAuthn credential id, proven by its signature',
+  'POST /api/passkeys id': 'a WebAuthn credential id, proven by its signature',
+  'POST /api/step-up/verify id': 'a WebAuthn credential id, proven by its signature',
 };
 
 /** Names that identify something: a path parameter, or a query or body field named like an id or a code. */
@@ -119,6 +146,8 @@ interface Fixture {
   applicationId: number;
   loanId: number;
   messageId: number;
+  passkeyId: number;
+  sessionId: number;
 }
 
 interface Operation {
@@ -133,10 +162,12 @@ let b: Awaited<ReturnType<typeof registerAndLogin>>;
 let fixture: Fixture;
 let doc: { paths: Record<string, Record<string, Operation>> };
 const SUPPORT_TEXT = 'A-private-support-question-7f3a';
+const ORIGIN = 'https://kabuto.example';
+const RP_ID = 'kabuto.example';
 
 const send = (method: string, url: string, token: string, payload?: unknown) =>
   t.app.inject({
-    method: method as 'GET' | 'POST',
+    method: method as 'GET' | 'POST' | 'PATCH',
     url: `${url}${url.includes('?') ? '&' : '?'}lang=en`,
     headers: { token, 'idempotency-key': randomUUID() },
     ...(payload === undefined ? {} : { payload: payload as object }),
@@ -309,7 +340,25 @@ async function ownEverything(): Promise<Fixture> {
   const message = messages.items[0];
   if (!message) throw new Error('A has no message');
 
+  const authenticator = new SoftAuthenticator(ORIGIN, RP_ID);
+  const options = data<{ options: { challenge: string } }>(
+    await send('POST', '/api/passkeys/options', a.token, {}),
+    'passkey options',
+  ).options;
+  const passkey = data<{ id: number }>(
+    await send('POST', '/api/passkeys', a.token, { credential: authenticator.register(options), name: 'A' }),
+    'passkey',
+  );
+  const sessions = data<{ items: { id: number; current: boolean }[] }>(
+    await send('GET', '/api/sessions', a.token),
+    'sessions',
+  );
+  const session = sessions.items.find((s) => s.current) ?? sessions.items[0];
+  if (!session) throw new Error('A has no session');
+
   return {
+    passkeyId: passkey.id,
+    sessionId: session.id,
     userId: a.userId,
     uploadId,
     bankAccountId: account.id,
@@ -364,6 +413,7 @@ async function viewOf(token: string): Promise<string> {
     '/api/messages',
     '/api/support',
     '/api/ledger/entries',
+    '/api/passkeys',
   ];
   const answers: unknown[] = [];
   for (const url of reads) answers.push({ url, data: data(await send('GET', url, token), url) });
@@ -371,7 +421,7 @@ async function viewOf(token: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ FEE_BP: '0' }, undefined, {
+  t = await createTestApp({ FEE_BP: '0', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN }, undefined, {
     market: (clock) => (market = new TestMarket(clock)),
   });
   market?.set('7203', 3000, { prevCloseYen: 3000 });
@@ -418,7 +468,10 @@ describe('the authorization matrix between two customers', () => {
         const payload =
           method === 'GET'
             ? undefined
-            : { ...(BASE[path] ?? {}), ...(isPath ? {} : { [name]: name === 'ids' ? [value] : value }) };
+            : {
+                ...(BASE[id] ?? BASE[path] ?? {}),
+                ...(isPath ? {} : { [name]: name === 'ids' ? [value] : value }),
+              };
         const res = await send(method, url, b.token, payload);
         return { status: res.statusCode, code: body(res).code, text: res.body.slice(0, 160) };
       };
