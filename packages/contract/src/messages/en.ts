@@ -178,6 +178,11 @@ export const en = {
     SUPPORT_BLOCKED_PASSWORD:
       'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
     SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
+    LOGIN_THROTTLED:
+      'Too many failed sign-ins. Try again in {{seconds}} seconds, or request an SMS code and sign in with it',
+    SMS_DAILY_LIMIT: 'Too many codes have been requested today. Please try again tomorrow',
+    PASSWORD_TOO_COMMON:
+      'This password is on a list of common or leaked passwords. Please choose another one',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

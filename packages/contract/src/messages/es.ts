@@ -178,6 +178,10 @@ export const es = {
     SUPPORT_BLOCKED_PASSWORD:
       'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
     SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
+    LOGIN_THROTTLED:
+      'Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de {{seconds}} segundos o solicite un código por SMS e inicie sesión con él',
+    SMS_DAILY_LIMIT: 'Se han solicitado demasiados códigos hoy. Vuelva a intentarlo mañana',
+    PASSWORD_TOO_COMMON: 'Esta contraseña figura en una lista de contraseñas comunes o filtradas. Elija otra',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

@@ -183,6 +183,11 @@ export const fr = {
     SUPPORT_BLOCKED_PASSWORD:
       'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
     SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
+    LOGIN_THROTTLED:
+      'Trop d’échecs de connexion. Réessayez dans {{seconds}} secondes, ou demandez un code par SMS et connectez-vous avec',
+    SMS_DAILY_LIMIT: 'Trop de codes ont été demandés aujourd’hui. Veuillez réessayer demain',
+    PASSWORD_TOO_COMMON:
+      'Ce mot de passe figure sur une liste de mots de passe courants ou divulgués. Veuillez en choisir un autre',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

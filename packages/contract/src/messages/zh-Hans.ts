@@ -152,6 +152,9 @@ export const zhHans = {
       '未发送：客服消息不得包含银行账号。我们的工作人员绝不会要求客户向聊天中提供的账户汇款',
     SUPPORT_BLOCKED_PASSWORD: '未发送：客服消息不得索要密码。我们的工作人员绝不会索要密码',
     SUPPORT_BLOCKED_LINK: '未发送：链接 {{host}} 不在允许发送的地址列表中',
+    LOGIN_THROTTLED: '登录失败次数过多。请在{{seconds}}秒后重试，或获取短信验证码后登录',
+    SMS_DAILY_LIMIT: '今天请求验证码的次数已达上限，请明天再试',
+    PASSWORD_TOO_COMMON: '该密码属于常见或已泄露的密码，请换一个密码',
   },
   validation: {
     productCode: '请输入4位股票代码',

@@ -152,6 +152,9 @@ export const zhHant = {
       '未傳送：客服訊息不得包含銀行帳號。我們的工作人員絕不會要求客戶匯款至聊天中提供的帳戶',
     SUPPORT_BLOCKED_PASSWORD: '未傳送：客服訊息不得索取密碼。我們的工作人員絕不會索取密碼',
     SUPPORT_BLOCKED_LINK: '未傳送：連結 {{host}} 不在允許傳送的位址清單中',
+    LOGIN_THROTTLED: '登入失敗次數過多。請在{{seconds}}秒後重試，或取得簡訊驗證碼後登入',
+    SMS_DAILY_LIMIT: '今天索取驗證碼的次數已達上限，請明天再試',
+    PASSWORD_TOO_COMMON: '此密碼屬於常見或已外洩的密碼，請改用其他密碼',
   },
   validation: {
     productCode: '請輸入4碼股票代號',

@@ -33,7 +33,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(ZSendSmsCodeResponse) },
       },
     },
-    async (request) => ok(request, await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose)),
+    async (request) =>
+      ok(request, await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose, request.ip)),
   );
 
   app.post(
@@ -52,14 +53,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], body: ZLoginRequest, response: { 200: envelope(ZLoginResponse) } },
     },
     async (request) => {
-      const { account, password } = request.body;
-      const result = await auth.login(
-        app.ctx,
+      const { account, password, sms_code } = request.body;
+      const result = await auth.login(app.ctx, {
         account,
         password,
-        request.headers['user-agent'],
-        request.locale,
-      );
+        smsCode: sms_code,
+        client: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
       return ok(request, {
         token: result.token,
         user_id: result.userId,
