@@ -129,10 +129,14 @@ export function refineBankAccount(
 
 export const ZBankAccountInput = ZBankAccountFields.superRefine(refineBankAccount);
 // POST /api/bank-accounts (adds; with replaces_id, replaces that account)
-export const ZBankAccountCreate = ZBankAccountFields.extend({
-  login_password: ZLoginPassword,
-  replaces_id: z.number().int().positive().optional(),
-}).superRefine(refineBankAccount);
+// strict: a money route's body refuses fields it does not know (ADR 0030)
+export const ZBankAccountCreate = z
+  .strictObject({
+    ...ZBankAccountFields.shape,
+    login_password: ZLoginPassword,
+    replaces_id: z.number().int().positive().optional(),
+  })
+  .superRefine(refineBankAccount);
 export type TBankAccountCreate = z.infer<typeof ZBankAccountCreate>;
 
 export const ZBankAccountStatus = z.enum(['pending', 'approved', 'rejected', 'replaced']);
