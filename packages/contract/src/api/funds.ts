@@ -298,6 +298,7 @@ export const MESSAGE_KINDS = [
   'withdrawal.rejected',
   'security.login_password_locked',
   'security.txn_password_locked',
+  'security.deposit_account_changed',
   'offering.won',
   'offering.lost',
   'offering.filled',

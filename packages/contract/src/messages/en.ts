@@ -430,6 +430,8 @@ export const en = {
       'Your login password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your password and contact us.',
     'security.txn_password_locked':
       'Your transaction password was entered incorrectly 5 times, so its use is locked until {{until}}. If this was not you, change your passwords and contact us.',
+    'security.deposit_account_changed':
+      'Our deposit account has changed: bank transfers to us now go to {{bank_name}}, {{branch_name}}. The full details are on the deposit page. We never ask you, by phone, e-mail or chat, to send money to any other account.',
     'offering.won': '{{code}} draw: you won {{units}} units. Confirm your purchase before the deadline',
     'offering.lost': '{{code}} draw: not selected this time. The cash held for it has been released',
     'offering.filled': '{{code}} distribution: filled, {{units}} units at {{price}}',

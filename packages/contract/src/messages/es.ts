@@ -430,6 +430,8 @@ export const es = {
       'La contraseña de acceso se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie su contraseña y contacte con nosotros.',
     'security.txn_password_locked':
       'La contraseña de operaciones se introdujo mal 5 veces, así que su uso queda bloqueado hasta {{until}}. Si no ha sido usted, cambie sus contraseñas y contacte con nosotros.',
+    'security.deposit_account_changed':
+      'Nuestra cuenta de depósito ha cambiado: las transferencias a nuestro favor van ahora a {{bank_name}}, {{branch_name}}. Encontrará todos los datos en la página de depósitos. Nunca le pediremos por teléfono, correo electrónico o chat que envíe dinero a ninguna otra cuenta.',
     'offering.won':
       'Sorteo de {{code}}: le han adjudicado {{units}} lotes. Confirme la compra antes del plazo',
     'offering.lost':

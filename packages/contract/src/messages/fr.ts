@@ -440,6 +440,8 @@ export const fr = {
       'Votre mot de passe de connexion a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez votre mot de passe et contactez-nous.',
     'security.txn_password_locked':
       'Votre mot de passe de transaction a été saisi 5 fois de manière incorrecte : son usage est bloqué jusqu’à {{until}}. Si ce n’était pas vous, changez vos mots de passe et contactez-nous.',
+    'security.deposit_account_changed':
+      'Notre compte de dépôt a changé : les virements à notre intention vont désormais à {{bank_name}}, {{branch_name}}. Tous les détails figurent sur la page des dépôts. Nous ne vous demanderons jamais, par téléphone, e-mail ou messagerie, d’envoyer de l’argent vers un autre compte.',
     'offering.won':
       'Tirage {{code}} : {{units}} lots vous ont été attribués. Confirmez l’achat avant la date limite',
     'offering.lost':

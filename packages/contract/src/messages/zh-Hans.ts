@@ -388,6 +388,8 @@ export const zhHans = {
       '登录密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
     'security.txn_password_locked':
       '交易密码已连续输错5次，在{{until}}之前暂停使用。如非本人操作，请修改密码并联系我们。',
+    'security.deposit_account_changed':
+      '我们的入金账户已变更：今后请汇款至{{bank_name}} {{branch_name}}。详情请查看入金页面。我们绝不会通过电话、邮件或聊天要求您向其他任何账户汇款。',
     'offering.won': '{{code}}抽签结果：中签{{units}}个单位。请在购买期限前确认购买',
     'offering.lost': '{{code}}抽签结果：未中签。冻结的资金已解冻',
     'offering.filled': '{{code}}场外分售：成交{{units}}个单位，价格{{price}}',

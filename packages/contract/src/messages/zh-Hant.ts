@@ -388,6 +388,8 @@ export const zhHant = {
       '登入密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
     'security.txn_password_locked':
       '交易密碼已連續輸錯5次，在{{until}}之前暫停使用。如非本人操作，請變更密碼並與我們聯絡。',
+    'security.deposit_account_changed':
+      '我們的入金帳戶已變更：今後請匯款至{{bank_name}} {{branch_name}}。詳情請查看入金頁面。我們絕不會透過電話、電子郵件或聊天要求您匯款至其他任何帳戶。',
     'offering.won': '{{code}}抽籤結果：中籤{{units}}個單位。請於購買期限前確認購買',
     'offering.lost': '{{code}}抽籤結果：未中籤。圈存資金已解除',
     'offering.filled': '{{code}}盤後分售：成交{{units}}個單位，價格{{price}}',
