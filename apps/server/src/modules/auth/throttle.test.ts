@@ -50,6 +50,7 @@ describe('the failed-login throttle', () => {
     for (let i = 0; i < 5; i++) expect(body(await login(t, user.phone, 'wrong-pw')).code).toBe(1007);
     const held = await login(t, user.phone, user.password);
     expect(held.statusCode).toBe(429);
+    expect(held.headers['retry-after']).toBe('30');
     expect(body(held)).toEqual({
       code: 1701,
       msg: 'Too many failed sign-ins. Try again in 30 seconds, or request an SMS code and sign in with it',
