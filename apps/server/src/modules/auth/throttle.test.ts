@@ -67,6 +67,16 @@ describe('the failed-login throttle', () => {
     for (let i = 0; i < 5; i++) expect(body(await login(t, user.phone, 'wrong-pw')).code).toBe(1007);
   });
 
+  it('counts concurrent guesses before checking them: twenty at once get five checks', async () => {
+    const user = await registerAndLogin(t);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(t, user.phone, `guess-${i}`)),
+    );
+    const codes = answers.map((a) => body(a).code);
+    expect(codes.filter((c) => c === 1007)).toHaveLength(5);
+    expect(codes.filter((c) => c === 1701)).toHaveLength(15);
+  });
+
   it('is no lock: the wait never passes the maximum, however many attempts are made', async () => {
     const user = await registerAndLogin(t);
     for (let failures = 0; failures < 12;) {
