@@ -34,7 +34,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      ok(request, await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose, request.ip)),
+      ok(
+        request,
+        await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose, request.ip, (error) => {
+          request.log.error({ err: error }, 'the login SMS code could not be sent');
+        }),
+      ),
   );
 
   app.post(

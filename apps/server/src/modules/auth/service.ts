@@ -58,6 +58,8 @@ export async function sendSmsCode(
   phone: string,
   purpose: 'register' | 'login',
   client: string,
+  /** where a login code's failed send is reported (it is sent after the answer) */
+  onSendError: (error: unknown) => void,
 ): Promise<{ resend_after_seconds: number; expires_in_seconds: number }> {
   const { db, clock } = deps;
   const now = clock.now();
@@ -81,8 +83,12 @@ export async function sendSmsCode(
     createdAt: now,
     expiresAt: new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000),
   });
-  if (purpose === 'register' || registered) {
-    await deps.sms.send({ phone, code, purpose, sentAt: now.toISOString() });
+  const message = { phone, code, purpose, sentAt: now.toISOString() };
+  if (purpose === 'register') {
+    await deps.sms.send(message);
+  } else if (registered) {
+    // not awaited: a gateway's round trip would otherwise time the answer apart from an unknown number's
+    deps.sms.send(message).catch(onSendError);
   }
   return { resend_after_seconds: SMS_RESEND_SECONDS, expires_in_seconds: SMS_CODE_TTL_SECONDS };
 }
