@@ -16,8 +16,8 @@ test('register with an invitation code and the SMS code, log in, switch language
 }) => {
   await useLanguage(page, 'en');
   const phone = freshPhone();
-  await register(page, phone, 'first1');
-  await login(page, phone, 'first1');
+  await register(page, phone, 'kbt7first');
+  await login(page, phone, 'kbt7first');
   await expect(page).toHaveURL(/#\/pages\/index\/index/);
 
   // The user tab shows the account figures from the server (demo cash is a visible ledger entry).
@@ -48,7 +48,7 @@ test('register with an invitation code and the SMS code, log in, switch language
 
   // Change the password, then log in with the new one.
   await page.goto(route('/subPackages/changePassword/changePassword'));
-  await page.getByLabel('Current password').fill('first1');
+  await page.getByLabel('Current password').fill('kbt7first');
   await page.getByLabel('New password', { exact: true }).fill('second2');
   await page.getByLabel('Confirm new password').fill('second2');
   await page.getByRole('button', { name: 'Change password' }).click();
@@ -57,7 +57,7 @@ test('register with an invitation code and the SMS code, log in, switch language
   // Log out, and the old password no longer works.
   await page.goto(route('/subPackages/logout/logout'));
   await expect(page).toHaveURL(/#\/subPackages\/login\/login/);
-  await login(page, phone, 'first1');
+  await login(page, phone, 'kbt7first');
   await expect(page.getByText('The mobile number or password is incorrect')).toBeVisible();
   await login(page, phone, 'second2');
   await expect(page).toHaveURL(/#\/pages\/index\/index/);
@@ -91,9 +91,9 @@ test('a logout on another device ends the session here at once: the message, the
 }) => {
   await useLanguage(page, 'en');
   const phone = freshPhone();
-  await register(page, phone, 'other1');
+  await register(page, phone, 'kbt7other');
   const authenticated = socketAuthenticated(page);
-  await login(page, phone, 'other1');
+  await login(page, phone, 'kbt7other');
   await expect(page).toHaveURL(/#\/pages\/index\/index/);
   await authenticated;
   await page.waitForLoadState('networkidle');
@@ -119,9 +119,9 @@ test('a logout on another device ends the session here at once: the message, the
 test('a logout here says it is done, not that the session expired', async ({ page }) => {
   await useLanguage(page, 'en');
   const phone = freshPhone();
-  await register(page, phone, 'mine11');
+  await register(page, phone, 'kbt7mine');
   const authenticated = socketAuthenticated(page);
-  await login(page, phone, 'mine11');
+  await login(page, phone, 'kbt7mine');
   await authenticated;
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('My page').click();
   await page.getByRole('button', { name: 'Log out' }).click();

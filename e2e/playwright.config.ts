@@ -71,6 +71,11 @@ export default defineConfig({
       // POST /api/clock/advance: flows that must pass a close, a drawing time or a due date move the clock
       CLOCK_CONTROL: 'true',
       SESSION_IDLE_MINUTES: '30',
+      // every flow registers from 127.0.0.1, in the 080 range: the SMS caps and client throttle (ADR 0030)
+      // would stop the suite, not an attacker; login-throttle.spec.ts exercises the per-account throttle
+      SMS_DAILY_PER_CLIENT: '100000',
+      SMS_DAILY_PER_RANGE: '100000',
+      LOGIN_CLIENT_FREE_FAILURES: '100000',
       // the seeded administrator's one-time password (support/operator-api.ts changes it at first use)
       CONSOLE_ADMIN_PASSWORD: 'e2e-admin-once-2026',
     },

@@ -60,6 +60,7 @@ const buildInputs = [
   'apps/server/src',
   'apps/server/drizzle',
   'apps/server/market-data',
+  'apps/server/security-data',
   'apps/server/package.json',
   'apps/server/tsconfig.json',
   'apps/web',

@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { constants as zlibConstants } from 'node:zlib';
@@ -73,6 +74,7 @@ import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
 import { newsConsoleRoutes, newsRoutes } from './modules/news/routes.js';
 import { supportConsoleRoutes, supportRoutes } from './modules/support/routes.js';
+import type { SmsCaps, ThrottlePolicy } from './modules/auth/throttle.js';
 
 /** Everything a route needs, built once per app (and per test). */
 export interface AppContext {
@@ -89,6 +91,9 @@ export interface AppContext {
   /** operator sessions of the console */
   consoleSessionPolicy: SessionPolicy;
   lockMinutes: number;
+  /** the customers' failed-login throttle and the SMS caps (ADR 0030) */
+  loginThrottle: ThrottlePolicy;
+  smsCaps: SmsCaps;
   demoCashYen: number;
   isBusinessDay: (date: string) => boolean;
   market: MarketDataProvider;
@@ -152,6 +157,11 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
  * everything else (index.html, the service worker, the manifest) revalidated on every load, so that a new
  * version is seen at once.
  */
+/** Trusts the `hops` proxies nearest the server: X-Forwarded-For is read from the right that far, no further. */
+export function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 function staticFiles(root: string, prefix: string, decorateReply: boolean) {
   return {
     root,
@@ -230,7 +240,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Fastify's two lines per request cost more than the request itself: the access log is ours (below).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    // a hop count trusts that many proxies nearest the server, as proxy-addr counts hops (ADR 0030)
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     // Every route keeps its own schema; unknown query keys other than declared ones are ignored.
     ajv: { customOptions: { removeAdditional: false } },
     frameworkErrors,
@@ -298,6 +309,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       absoluteMs: config.CONSOLE_SESSION_ABSOLUTE_HOURS * 3_600_000,
     },
     lockMinutes: config.LOGIN_LOCK_MINUTES,
+    loginThrottle: {
+      accountFree: config.LOGIN_FREE_FAILURES,
+      clientFree: config.LOGIN_CLIENT_FREE_FAILURES,
+      delaySeconds: config.LOGIN_DELAY_SECONDS,
+      maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS,
+    },
+    smsCaps: { perClient: config.SMS_DAILY_PER_CLIENT, perRange: config.SMS_DAILY_PER_RANGE },
     demoCashYen: config.DEMO_MODE ? config.DEMO_CASH_YEN : 0,
     isBusinessDay,
     market,
@@ -365,8 +383,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandling(app);
   refuseControlCharacters(app);
 
+  // With REDIS_URL the counts live in Redis, shared by every process (ADR 0030); a Redis outage lets requests
+  // through rather than refusing everyone (the per-account throttle and secret counters are in PostgreSQL).
+  const rateLimitRedis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    : undefined;
+  if (rateLimitRedis) {
+    rateLimitRedis.on('error', () => undefined); // the pub/sub connection logs the outage once
+    app.addHook('onClose', async () => {
+      rateLimitRedis.disconnect();
+    });
+  }
   await app.register(fastifyRateLimit, {
     global: false,
+    ...(rateLimitRedis
+      ? { redis: rateLimitRedis, nameSpace: `${config.REDIS_PREFIX}rate:`, skipOnError: true }
+      : {}),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, code: 'RATE_LIMITED' }),
   });
 

@@ -21,3 +21,23 @@ describe('MARKET_UNIVERSE', () => {
     },
   );
 });
+
+describe('TRUST_PROXY (ADR 0030)', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['yes', true],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8, 192.168.1.1,::1', '10.0.0.0/8,192.168.1.1,::1'],
+  ])('reads %j as %j', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['maybe', '10.0.0.0/33', 'proxy.example', '10.0.0.1,'])('refuses %j', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});

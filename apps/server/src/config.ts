@@ -1,10 +1,37 @@
 import { resolve } from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { MARKET_UNIVERSES } from './market/universe.js';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** true/false, a hop count, or a comma-separated list of proxy addresses and CIDR ranges (ADR 0030). */
+const trustProxy = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((v, ctx): boolean | number | string => {
+    if (['true', 'yes'].includes(v)) return true;
+    if (['false', 'no', '0'].includes(v)) return false;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    const parts = v.split(',').map((part) => part.trim());
+    if (parts.every((part) => isIpOrCidr(part))) return parts.join(',');
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be true, false, a hop count or a comma-separated list of proxy addresses or CIDR ranges',
+    });
+    return z.NEVER;
+  });
+
+function isIpOrCidr(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (extra !== undefined || !address || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+}
 
 const urlWithProtocols = (protocols: readonly string[]) =>
   z
@@ -103,7 +130,13 @@ export const ZConfig = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
-  TRUST_PROXY: boolish.default(false),
+  /**
+   * Which proxies' X-Forwarded-For to believe (ADR 0030): `false` (none, the default), `true` (every hop: only
+   * behind a proxy that overwrites the header), a hop count (`1` = the one proxy in front), or a list of
+   * proxy addresses or CIDR ranges. A client cannot choose its own address (the rate-limit key) with the
+   * header unless a trusted proxy passed it on.
+   */
+  TRUST_PROXY: trustProxy.default(false),
   /** The published commission schedule: basis points of the principal, with a minimum and a cap (0 = none). */
   FEE_BP: z.coerce.number().int().min(0).max(100).default(0),
   FEE_MIN_YEN: z.coerce.number().int().min(0).max(10_000).default(0),
@@ -127,6 +160,23 @@ export const ZConfig = z.object({
   MARKET_TICK_FRACTION: z.coerce.number().gt(0).max(1).default(0.3),
   /** Requests a client address may make to each sign-up and sign-in endpoint per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Failed logins an account (as typed, registered or not) may have before each next attempt waits (ADR 0030). */
+  LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** Failed logins from one client address before each next attempt from it waits. */
+  LOGIN_CLIENT_FREE_FAILURES: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** The first wait after the free failures, in seconds; it doubles with each further failure. */
+  LOGIN_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** The longest wait between two login attempts, in seconds. */
+  LOGIN_MAX_DELAY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(900),
+  /** SMS codes one client address may ask for per day (SMS pumping, ADR 0030). */
+  SMS_DAILY_PER_CLIENT: z.coerce.number().int().min(1).default(10),
+  /** SMS codes one range of 10,000 numbers (the first seven digits) may be sent per day. */
+  SMS_DAILY_PER_RANGE: z.coerce.number().int().min(1).default(30),
   /**
    * WebAuthn (passkeys, ADR 0031): the relying party's ID, a registrable domain of the site (never an IP
    * address), and the exact origin the browser shows. Defaults: `localhost` and http://localhost:PORT.

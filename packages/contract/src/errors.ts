@@ -177,6 +177,13 @@ export const ERRORS = {
   PASSKEY_LIMIT: { code: 1737, http: 422 },
   PASSKEY_ALREADY_REGISTERED: { code: 1738, http: 409 },
   SESSION_NOT_FOUND: { code: 1739, http: 404 },
+  // Secrets that cannot be guessed (issue 22, ADR 0030): 1700-1729
+  /** too many failed logins for this account or from this client: wait, or sign in with an SMS code */
+  LOGIN_THROTTLED: { code: 1701, http: 429 },
+  /** the day's SMS codes for this client or this number range are used up (SMS pumping) */
+  SMS_DAILY_LIMIT: { code: 1702, http: 429 },
+  /** a login password on the list of common and breached passwords the app ships */
+  PASSWORD_TOO_COMMON: { code: 1703, http: 422 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -83,7 +83,7 @@ export const smsCodes = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     phone: text('phone').notNull(),
-    purpose: text('purpose', { enum: ['register'] }).notNull(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     createdAt: createdAt(),
@@ -718,6 +718,31 @@ export const secretFailures = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.secret] })],
+);
+
+/**
+ * The failed-login throttle (ADR 0030): one row per account as typed (a hash, whether or not it is registered)
+ * and one per client address. Each attempt is counted before its password is checked; from the free
+ * failures on, `next_at` holds the next attempt back by a doubling delay. `blocked` is what the last attempt
+ * found: whether it arrived before `next_at` (so not counted).
+ */
+export const loginThrottles = pgTable('login_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  nextAt: timestamp('next_at', { withTimezone: true }),
+  blocked: boolean('blocked').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** SMS codes sent per Tokyo day, per client address and per number range (SMS pumping, ADR 0030). */
+export const smsDailyCounts = pgTable(
+  'sms_daily_counts',
+  {
+    key: text('key').notNull(),
+    day: text('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.day] })],
 );
 
 // ---------------------------------------------------------------- follow-up products and dividends (issue 17, ADR 0027)

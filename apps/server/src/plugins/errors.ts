@@ -11,6 +11,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const locale = request.locale;
     if (error instanceof AppError) {
+      // a throttled sign-in says when to come back in the standard header too (ADR 0030)
+      const retryAfter = (error.data as { retry_after_seconds?: unknown } | null)?.retry_after_seconds;
+      if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
       return sendFailure(
         reply,
         error.errorName,

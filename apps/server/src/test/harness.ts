@@ -59,6 +59,10 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     DEMO_MODE: 'false',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    // every test app is one client (127.0.0.1) registering many numbers of one range (ADR 0030)
+    SMS_DAILY_PER_CLIENT: '100000',
+    SMS_DAILY_PER_RANGE: '100000',
+    LOGIN_CLIENT_FREE_FAILURES: '100000',
     WEB_DIST: join(tmpdir(), 'kabuto-no-web-dist'),
     ...env,
   });
@@ -134,7 +138,7 @@ export async function registerAndLogin(
   options: { phone?: string; password?: string; verified?: boolean } = {},
 ): Promise<{ token: string; userId: number; phone: string; password: string }> {
   const phone = options.phone ?? nextPhone();
-  const password = options.password ?? 'secret12';
+  const password = options.password ?? 'kbt7secret';
   await ensureCampaignCode(t);
   const sent = await t.app.inject({ method: 'POST', url: '/api/auth/sendSmsCode', payload: { phone } });
   if (body(sent).code !== 1) throw new Error(`sendSmsCode failed: ${sent.body}`);

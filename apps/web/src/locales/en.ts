@@ -251,6 +251,8 @@ export const en = {
     noAccount: 'No account yet?',
     toRegister: 'Open an account',
     success: 'You are logged in',
+    codeHint: 'To sign in now, ask for a code by SMS and enter it with your password.',
+    codeSent: 'If this number has an account, a code is on its way by SMS',
   },
   register: {
     phone: 'Mobile number',

@@ -250,6 +250,8 @@ export const es = {
     noAccount: '¿Aún no tiene cuenta?',
     toRegister: 'Abrir una cuenta',
     success: 'Ha iniciado sesión',
+    codeHint: 'Para iniciar sesión ahora, solicite un código por SMS e introdúzcalo junto con su contraseña.',
+    codeSent: 'Si este número tiene una cuenta, le hemos enviado un código por SMS',
   },
   register: {
     phone: 'Número de móvil',

@@ -250,6 +250,9 @@ export const fr = {
     noAccount: 'Pas encore de compte ?',
     toRegister: 'Ouvrir un compte',
     success: 'Vous êtes connecté',
+    codeHint:
+      'Pour vous connecter maintenant, demandez un code par SMS et saisissez-le avec votre mot de passe.',
+    codeSent: 'Si ce numéro a un compte, un code vient de lui être envoyé par SMS',
   },
   register: {
     phone: 'Numéro de mobile',

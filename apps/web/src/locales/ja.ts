@@ -247,6 +247,8 @@ export const ja = {
     noAccount: '口座をお持ちでない方',
     toRegister: '口座開設',
     success: 'ログインしました',
+    codeHint: '今すぐログインするには、SMSで認証コードを受け取り、パスワードと一緒に入力してください。',
+    codeSent: 'この番号で口座をお持ちの場合は、SMSで認証コードをお送りしました',
   },
   register: {
     phone: '携帯電話番号',

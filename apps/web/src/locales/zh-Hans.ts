@@ -245,6 +245,8 @@ export const zhHans = {
     noAccount: '还没有账户？',
     toRegister: '立即开户',
     success: '登录成功',
+    codeHint: '如需立即登录，请获取短信验证码，并与密码一起输入。',
+    codeSent: '如果该号码已开户，验证码已通过短信发送',
   },
   register: {
     phone: '手机号码',

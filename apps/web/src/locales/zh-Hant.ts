@@ -245,6 +245,8 @@ export const zhHant = {
     noAccount: '還沒有帳戶？',
     toRegister: '立即開戶',
     success: '登入成功',
+    codeHint: '如需立即登入，請取得簡訊驗證碼，並與密碼一起輸入。',
+    codeSent: '如果此號碼已開戶，驗證碼已透過簡訊傳送',
   },
   register: {
     phone: '手機號碼',

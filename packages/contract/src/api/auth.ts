@@ -65,9 +65,11 @@ const bothStrings =
   };
 
 // POST /api/auth/sendSmsCode
+// `login` asks for the code that signs in past a throttled account (ADR 0030); the answer is the same
+// whether or not the number is registered.
 export const ZSendSmsCodeRequest = z.strictObject({
   phone: ZPhone,
-  purpose: z.enum(['register']).default('register'),
+  purpose: z.enum(['register', 'login']).default('register'),
 });
 export const ZSendSmsCodeResponse = z.object({
   resend_after_seconds: z.number().int(),
@@ -105,6 +107,8 @@ export const ZLoginRequest = z.strictObject({
     .min(1, { error: 'validation.passwordRequired' })
     .max(128, { error: 'validation.passwordLength' }),
   agree: z.literal(true, { error: 'validation.agreementRequired' }),
+  /** a code from sendSmsCode (purpose `login`): signs in past the failed-login throttle (ADR 0030) */
+  sms_code: ZSmsCode.optional(),
 });
 export type TLoginRequest = z.input<typeof ZLoginRequest>;
 

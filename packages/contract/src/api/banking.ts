@@ -118,7 +118,7 @@ export const ZBankTransferQuery = z.object({
 export const ZBankTransferPage = z.object({ total: z.number().int(), items: z.array(ZBankTransfer) });
 
 // POST /api/console/reconciliation/transfers/:id/deposit: a deposit from a transfer to a known account
-export const ZTransferToDeposit = z.object({
+export const ZTransferToDeposit = z.strictObject({
   reason: z
     .string({ error: 'validation.reasonRequired' })
     .trim()
@@ -126,7 +126,7 @@ export const ZTransferToDeposit = z.object({
     .max(500, { error: 'validation.reasonLength' }),
 });
 // POST /api/console/reconciliation/credit: credit matched transfers' deposits, each its own decision
-export const ZCreditMatched = z.object({
+export const ZCreditMatched = z.strictObject({
   transfer_ids: z.array(z.number().int().positive()).min(1).max(200),
 });
 export const ZCreditMatchedResult = z.object({

@@ -129,12 +129,16 @@ export function refineBankAccount(
 
 export const ZBankAccountInput = ZBankAccountFields.superRefine(refineBankAccount);
 // POST /api/bank-accounts (adds; with replaces_id, replaces that account)
-export const ZBankAccountCreate = ZBankAccountFields.extend({
-  login_password: ZLoginPassword,
-  replaces_id: z.number().int().positive().optional(),
-  /** required when the user has a passkey (ADR 0031) */
-  step_up_token: ZStepUpToken.optional(),
-}).superRefine(refineBankAccount);
+// strict: a money route's body refuses fields it does not know (ADR 0030)
+export const ZBankAccountCreate = z
+  .strictObject({
+    ...ZBankAccountFields.shape,
+    login_password: ZLoginPassword,
+    replaces_id: z.number().int().positive().optional(),
+    /** required when the user has a passkey (ADR 0031) */
+    step_up_token: ZStepUpToken.optional(),
+  })
+  .superRefine(refineBankAccount);
 export type TBankAccountCreate = z.infer<typeof ZBankAccountCreate>;
 
 export const ZBankAccountStatus = z.enum(['pending', 'approved', 'rejected', 'replaced']);
@@ -298,6 +302,7 @@ export const MESSAGE_KINDS = [
   'withdrawal.rejected',
   'security.login_password_locked',
   'security.txn_password_locked',
+  'security.deposit_account_changed',
   'offering.won',
   'offering.lost',
   'offering.filled',

@@ -112,7 +112,7 @@ export const ZApplicationList = z.object({ items: z.array(ZApplication), points:
 export const ZOfferingsQuery = z.object({ kind: z.enum(OFFERING_KINDS).optional() });
 
 // POST /api/ipo/offerings/:id/applications (Idempotency-Key)
-export const ZApplicationCreate = z.object({
+export const ZApplicationCreate = z.strictObject({
   units: z.number().int().min(1).max(10_000),
   /** omitted or null: at the offer price (成行); an IPO bid inside the range otherwise */
   bid_price: ZSenAmount.nullable().optional(),

@@ -132,7 +132,7 @@ const ZYenFigure = (key: string) =>
     .max(10_000_000_000, { error: `loans.validation.${key}` });
 
 // POST /api/loans (Idempotency-Key)
-export const ZLoanApply = z.object({
+export const ZLoanApply = z.strictObject({
   amount: ZLoanAmount,
   full_name: ZRequiredText('nameRequired', 60),
   id_number: ZRequiredText('idNumberRequired', 20),
@@ -246,7 +246,7 @@ export const ZLoanPage = z.object({
 export type TLoanPage = z.infer<typeof ZLoanPage>;
 
 // POST /api/loans/:id/repay (Idempotency-Key): the whole amount owed, as the confirm prompt showed it
-export const ZLoanRepay = z.object({ amount: ZLoanAmount });
+export const ZLoanRepay = z.strictObject({ amount: ZLoanAmount });
 export type TLoanRepay = z.infer<typeof ZLoanRepay>;
 
 // ---------------------------------------------------------------- the console's review
@@ -279,7 +279,7 @@ export const ZLoanQueueQuery = z.object({
 });
 
 // POST /api/console/loans/:id/approve: the amount lent and the user's credit limit, within policy
-export const ZLoanApprove = z.object({
+export const ZLoanApprove = z.strictObject({
   amount: ZLoanAmount,
   limit_yen: z
     .number({ error: 'loans.validation.limit' })

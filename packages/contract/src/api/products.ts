@@ -106,7 +106,7 @@ export const ZProductAmount = z
   .regex(/^\d{1,12}(\.\d{1,2})?$/, { error: 'validation.productAmountDecimals' });
 
 // POST /api/products/:id/buy (Idempotency-Key)
-export const ZProductBuyBody = z.object({
+export const ZProductBuyBody = z.strictObject({
   amount: ZProductAmount,
   /** the holder acknowledges the product's risk disclosure (required before the first buy of a version) */
   acknowledge_risk: z.boolean().optional(),

@@ -189,6 +189,11 @@ export const en = {
     PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
     PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
     SESSION_NOT_FOUND: 'This session has already ended',
+    LOGIN_THROTTLED:
+      'Too many failed sign-ins. Try again in {{seconds}} seconds, or request an SMS code and sign in with it',
+    SMS_DAILY_LIMIT: 'Too many codes have been requested today. Please try again tomorrow',
+    PASSWORD_TOO_COMMON:
+      'This password is on a list of common or leaked passwords. Please choose another one',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',
@@ -446,6 +451,8 @@ export const en = {
       'The passkey “{{name}}” was removed from your account. If this was not you, contact us at once.',
     'security.new_device':
       'New sign-in to your account from {{device}} (network {{place}}). If this was not you, change your password and contact us at once.',
+    'security.deposit_account_changed':
+      'Our deposit account has changed: bank transfers to us now go to {{bank_name}}, {{branch_name}}. The full details are on the deposit page. We never ask you, by phone, e-mail or chat, to send money to any other account.',
     'offering.won': '{{code}} draw: you won {{units}} units. Confirm your purchase before the deadline',
     'offering.lost': '{{code}} draw: not selected this time. The cash held for it has been released',
     'offering.filled': '{{code}} distribution: filled, {{units}} units at {{price}}',

@@ -188,6 +188,10 @@ export const es = {
     PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
     PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
     SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',
+    LOGIN_THROTTLED:
+      'Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de {{seconds}} segundos o solicite un código por SMS e inicie sesión con él',
+    SMS_DAILY_LIMIT: 'Se han solicitado demasiados códigos hoy. Vuelva a intentarlo mañana',
+    PASSWORD_TOO_COMMON: 'Esta contraseña figura en una lista de contraseñas comunes o filtradas. Elija otra',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',
@@ -446,6 +450,8 @@ export const es = {
       'Se eliminó de tu cuenta la llave de acceso «{{name}}». Si no fuiste tú, contáctanos de inmediato.',
     'security.new_device':
       'Nuevo inicio de sesión en tu cuenta desde {{device}} (red {{place}}). Si no fuiste tú, cambia tu contraseña y contáctanos de inmediato.',
+    'security.deposit_account_changed':
+      'Nuestra cuenta de depósito ha cambiado: las transferencias a nuestro favor van ahora a {{bank_name}}, {{branch_name}}. Encontrará todos los datos en la página de depósitos. Nunca le pediremos por teléfono, correo electrónico o chat que envíe dinero a ninguna otra cuenta.',
     'offering.won':
       'Sorteo de {{code}}: le han adjudicado {{units}} lotes. Confirme la compra antes del plazo',
     'offering.lost':

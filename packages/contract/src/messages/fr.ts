@@ -195,6 +195,11 @@ export const fr = {
       'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
     PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',
     SESSION_NOT_FOUND: 'Cette session est déjà terminée',
+    LOGIN_THROTTLED:
+      'Trop d’échecs de connexion. Réessayez dans {{seconds}} secondes, ou demandez un code par SMS et connectez-vous avec',
+    SMS_DAILY_LIMIT: 'Trop de codes ont été demandés aujourd’hui. Veuillez réessayer demain',
+    PASSWORD_TOO_COMMON:
+      'Ce mot de passe figure sur une liste de mots de passe courants ou divulgués. Veuillez en choisir un autre',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',
@@ -457,6 +462,8 @@ export const fr = {
       'La clé d’accès « {{name}} » a été supprimée de votre compte. Si ce n’était pas vous, contactez-nous immédiatement.',
     'security.new_device':
       'Nouvelle connexion à votre compte depuis {{device}} (réseau {{place}}). Si ce n’était pas vous, changez votre mot de passe et contactez-nous immédiatement.',
+    'security.deposit_account_changed':
+      'Notre compte de dépôt a changé : les virements à notre intention vont désormais à {{bank_name}}, {{branch_name}}. Tous les détails figurent sur la page des dépôts. Nous ne vous demanderons jamais, par téléphone, e-mail ou messagerie, d’envoyer de l’argent vers un autre compte.',
     'offering.won':
       'Tirage {{code}} : {{units}} lots vous ont été attribués. Confirmez l’achat avant la date limite',
     'offering.lost':

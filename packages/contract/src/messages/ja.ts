@@ -180,6 +180,11 @@ export const ja = {
     PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
     PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
     SESSION_NOT_FOUND: 'このセッションはすでに終了しています',
+    LOGIN_THROTTLED:
+      'ログインの失敗が続いています。{{seconds}}秒後にもう一度お試しいただくか、SMS認証コードを受け取ってログインしてください',
+    SMS_DAILY_LIMIT: '本日の認証コードの送信回数の上限に達しました。明日もう一度お試しください',
+    PASSWORD_TOO_COMMON:
+      'このパスワードはよく使われている、または流出したパスワードの一覧に含まれています。別のパスワードを設定してください',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',
@@ -428,6 +433,8 @@ export const ja = {
       'パスキー「{{name}}」がアカウントから削除されました。お心当たりがない場合は、すぐにお問い合わせください。',
     'security.new_device':
       '新しい端末（{{device}}、ネットワーク {{place}}）からアカウントにログインがありました。お心当たりがない場合は、すぐにパスワードを変更のうえお問い合わせください。',
+    'security.deposit_account_changed':
+      '当社の入金先口座が変更されました。今後のお振込先は{{bank_name}} {{branch_name}}です。詳しくは入金ページをご確認ください。当社が電話・メール・チャットで、これ以外の口座への送金をお願いすることは一切ありません。',
     'offering.won': '{{code}}の抽選結果：当選（{{units}}単元）。購入期限までに購入意思表示をしてください',
     'offering.lost': '{{code}}の抽選結果：落選。拘束されていた資金は解除されました',
     'offering.filled': '{{code}}の立会外分売：約定（{{units}}単元、{{price}}）',

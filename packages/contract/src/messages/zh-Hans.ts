@@ -161,6 +161,9 @@ export const zhHans = {
     PASSKEY_LIMIT: '最多可注册 {{max}} 个通行密钥，请先删除一个再添加',
     PASSKEY_ALREADY_REGISTERED: '该通行密钥已注册',
     SESSION_NOT_FOUND: '该会话已结束',
+    LOGIN_THROTTLED: '登录失败次数过多。请在{{seconds}}秒后重试，或获取短信验证码后登录',
+    SMS_DAILY_LIMIT: '今天请求验证码的次数已达上限，请明天再试',
+    PASSWORD_TOO_COMMON: '该密码属于常见或已泄露的密码，请换一个密码',
   },
   validation: {
     productCode: '请输入4位股票代码',
@@ -402,6 +405,8 @@ export const zhHans = {
     'security.passkey_removed': '通行密钥“{{name}}”已从您的账户删除。如非本人操作，请立即联系我们。',
     'security.new_device':
       '您的账户在新设备（{{device}}，网络 {{place}}）上登录。如非本人操作，请立即修改密码并联系我们。',
+    'security.deposit_account_changed':
+      '我们的入金账户已变更：今后请汇款至{{bank_name}} {{branch_name}}。详情请查看入金页面。我们绝不会通过电话、邮件或聊天要求您向其他任何账户汇款。',
     'offering.won': '{{code}}抽签结果：中签{{units}}个单位。请在购买期限前确认购买',
     'offering.lost': '{{code}}抽签结果：未中签。冻结的资金已解冻',
     'offering.filled': '{{code}}场外分售：成交{{units}}个单位，价格{{price}}',

@@ -161,6 +161,9 @@ export const zhHant = {
     PASSKEY_LIMIT: '最多可註冊 {{max}} 組密碼金鑰，請先刪除一組再新增',
     PASSKEY_ALREADY_REGISTERED: '此密碼金鑰已註冊',
     SESSION_NOT_FOUND: '此工作階段已結束',
+    LOGIN_THROTTLED: '登入失敗次數過多。請在{{seconds}}秒後重試，或取得簡訊驗證碼後登入',
+    SMS_DAILY_LIMIT: '今天索取驗證碼的次數已達上限，請明天再試',
+    PASSWORD_TOO_COMMON: '此密碼屬於常見或已外洩的密碼，請改用其他密碼',
   },
   validation: {
     productCode: '請輸入4碼股票代號',
@@ -402,6 +405,8 @@ export const zhHant = {
     'security.passkey_removed': '密碼金鑰「{{name}}」已從您的帳戶刪除。如非本人操作，請立即與我們聯絡。',
     'security.new_device':
       '您的帳戶在新裝置（{{device}}，網路 {{place}}）上登入。如非本人操作，請立即變更密碼並與我們聯絡。',
+    'security.deposit_account_changed':
+      '我們的入金帳戶已變更：今後請匯款至{{bank_name}} {{branch_name}}。詳情請查看入金頁面。我們絕不會透過電話、電子郵件或聊天要求您匯款至其他任何帳戶。',
     'offering.won': '{{code}}抽籤結果：中籤{{units}}個單位。請於購買期限前確認購買',
     'offering.lost': '{{code}}抽籤結果：未中籤。圈存資金已解除',
     'offering.filled': '{{code}}盤後分售：成交{{units}}個單位，價格{{price}}',

@@ -34,7 +34,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(ZSendSmsCodeResponse) },
       },
     },
-    async (request) => ok(request, await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose)),
+    async (request) =>
+      ok(
+        request,
+        await auth.sendSmsCode(app.ctx, request.body.phone, request.body.purpose, request.ip, (error) => {
+          request.log.error({ err: error }, 'the login SMS code could not be sent');
+        }),
+      ),
   );
 
   app.post(
@@ -53,18 +59,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], body: ZLoginRequest, response: { 200: envelope(ZLoginResponse) } },
     },
     async (request) => {
-      const { account, password } = request.body;
+      const { account, password, sms_code } = request.body;
       const result = await auth.login(
         {
           ...app.ctx,
           newDevice: (userId, userAgent, ip) =>
             noticeNewDevice(app.ctx, userId, userAgent, ip, request.locale),
         },
-        account,
-        password,
-        request.headers['user-agent'],
-        request.locale,
-        request.ip,
+        {
+          account,
+          password,
+          smsCode: sms_code,
+          client: request.ip,
+          userAgent: request.headers['user-agent'],
+        },
       );
       return ok(request, {
         token: result.token,

@@ -1,6 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
-  LOGIN_MAX_FAILURES,
   SMS_CODE_LENGTH,
   SMS_CODE_MAX_ATTEMPTS,
   SMS_CODE_TTL_SECONDS,
@@ -16,6 +15,17 @@ import type { Clock } from '../../lib/clock.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { requireStepUp } from '../passkeys/passkeys.js';
 import { checkSecret, type SecretDeps } from './secrets.js';
+import { refuseCommonPassword } from './common-passwords.js';
+import {
+  accountKey,
+  clearAttempts,
+  clientKey,
+  countSms,
+  returnAttempt,
+  throttleLogin,
+  type SmsCaps,
+  type ThrottlePolicy,
+} from './throttle.js';
 import type { SmsSender } from '../../lib/sms.js';
 import { newInvitationCode, newNumericCode, sha256Hex } from '../../lib/tokens.js';
 import { fundDemoCash, openUserAccounts } from '../ledger/ledger.js';
@@ -28,7 +38,9 @@ export interface AuthDeps {
   sessionPolicy: SessionPolicy;
   /** Called once sessions revoked here have committed (AppContext.revokedSessions). */
   revokedSessions: (revocation: Revocation) => Promise<void>;
-  lockMinutes: number;
+  /** the failed-login throttle and the SMS caps (throttle.ts, ADR 0030) */
+  loginThrottle: ThrottlePolicy;
+  smsCaps: SmsCaps;
   /** Demo cash given to each new account in demo mode, in yen; 0 gives none. */
   demoCashYen: number;
   /** Tells the user of a sign-in from a new device (new-device.ts); called before the session is written. */
@@ -37,15 +49,23 @@ export interface AuthDeps {
 
 const smsHash = (phone: string, code: string) => sha256Hex(`${phone}:${code}`);
 
+/**
+ * Sends a code to `phone` for registration or for signing in past the failed-login throttle. The answer is
+ * the same whether or not the number is registered (ADR 0030): a registration code goes out either way (the
+ * taken number is told only to whoever holds its code, at registration), and a login code is stored for any
+ * number but sent only to a registered one. Each request counts against the client's and the number range's
+ * daily caps (SMS pumping).
+ */
 export async function sendSmsCode(
   deps: AuthDeps,
   phone: string,
-  purpose: 'register',
+  purpose: 'register' | 'login',
+  client: string,
+  /** where a login code's failed send is reported (it is sent after the answer) */
+  onSendError: (error: unknown) => void,
 ): Promise<{ resend_after_seconds: number; expires_in_seconds: number }> {
   const { db, clock } = deps;
   const now = clock.now();
-  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.phone, phone)).limit(1);
-  if (taken) throw new AppError('PHONE_TAKEN');
   const [last] = await db
     .select({ createdAt: smsCodes.createdAt })
     .from(smsCodes)
@@ -56,6 +76,8 @@ export async function sendSmsCode(
     const waitMs = last.createdAt.getTime() + SMS_RESEND_SECONDS * 1000 - now.getTime();
     if (waitMs > 0) throw new AppError('SMS_RESEND_TOO_SOON', { seconds: Math.ceil(waitMs / 1000) });
   }
+  await countSms(db, deps.smsCaps, { client, phone }, now);
+  const [registered] = await db.select({ id: users.id }).from(users).where(eq(users.phone, phone)).limit(1);
   const code = newNumericCode(SMS_CODE_LENGTH);
   await db.insert(smsCodes).values({
     phone,
@@ -64,7 +86,13 @@ export async function sendSmsCode(
     createdAt: now,
     expiresAt: new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000),
   });
-  await deps.sms.send({ phone, code, purpose, sentAt: now.toISOString() });
+  const message = { phone, code, purpose, sentAt: now.toISOString() };
+  if (purpose === 'register') {
+    await deps.sms.send(message);
+  } else if (registered) {
+    // not awaited: a gateway's round trip would otherwise time the answer apart from an unknown number's
+    deps.sms.send(message).catch(onSendError);
+  }
   return { resend_after_seconds: SMS_RESEND_SECONDS, expires_in_seconds: SMS_CODE_TTL_SECONDS };
 }
 
@@ -75,7 +103,7 @@ export async function sendSmsCode(
 async function checkSmsCode(
   deps: AuthDeps,
   phone: string,
-  purpose: 'register',
+  purpose: 'register' | 'login',
   code: string,
 ): Promise<number> {
   const { db, clock } = deps;
@@ -116,9 +144,11 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<{ 
     .where(and(eq(invitationCodes.code, input.invite_code), eq(invitationCodes.active, true)))
     .limit(1);
   if (!invite) throw new AppError('INVITE_CODE_INVALID');
+  refuseCommonPassword(input.password);
+  // the code first: only whoever holds the number learns that it is taken (ADR 0030)
+  const smsId = await checkSmsCode(deps, input.phone, 'register', input.sms_code);
   const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.phone, input.phone)).limit(1);
   if (taken) throw new AppError('PHONE_TAKEN');
-  const smsId = await checkSmsCode(deps, input.phone, 'register', input.sms_code);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
@@ -178,56 +208,57 @@ export interface LoginResult {
   expiresAt: Date;
 }
 
-export async function login(
-  deps: AuthDeps,
-  account: string,
-  password: string,
-  userAgent: string | undefined,
-  locale: string,
-  ip?: string,
-): Promise<LoginResult> {
-  const { db, clock } = deps;
-  const phone = normalizeJapaneseMobile(account);
-  const [user] = phone ? await db.select().from(users).where(eq(users.phone, phone)).limit(1) : [];
-  if (!user) {
-    await verifyPassword(await dummyHash(), password);
-    throw new AppError('LOGIN_FAILED');
-  }
-  const now = clock.now();
-  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) {
-    throw new AppError('ACCOUNT_LOCKED', { until: formatTokyoTime(user.lockedUntil, locale) });
-  }
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    const lockedUntil = new Date(now.getTime() + deps.lockMinutes * 60_000);
-    const [updated] = await db
-      .update(users)
-      .set({
-        failedLogins: sql`case when ${users.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then 0 else ${users.failedLogins} + 1 end`,
-        lockedUntil: sql`case when ${users.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then ${lockedUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
-      })
-      .where(eq(users.id, user.id))
-      .returning({ lockedUntil: users.lockedUntil });
-    if (updated?.lockedUntil && updated.lockedUntil.getTime() > now.getTime()) {
-      throw new AppError('ACCOUNT_LOCKED', { until: formatTokyoTime(updated.lockedUntil, locale) });
-    }
-    throw new AppError('LOGIN_FAILED');
-  }
-  if (user.failedLogins > 0 || user.lockedUntil) {
-    await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
-  }
-  if (deps.newDevice) await deps.newDevice(user.id, userAgent, ip);
-  const session = await createSession(db, clock, deps.sessionPolicy, user.id, userAgent, ip);
-  return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
+export interface LoginInput {
+  account: string;
+  password: string;
+  /** a login code from sendSmsCode: signs in past the throttle */
+  smsCode?: string | undefined;
+  /** the client's address (the throttle's second key; also the session's network, ADR 0031) */
+  client: string;
+  userAgent: string | undefined;
 }
 
-function formatTokyoTime(at: Date, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    timeZone: 'Asia/Tokyo',
-    month: 'numeric',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(at);
+/**
+ * Signs in (ADR 0030). Without an SMS code, the attempt is first counted against the client and the account
+ * as typed; either one waiting answers LOGIN_THROTTLED, the same for an unknown account as for a known one
+ * and before any password is checked. With a login SMS code, the throttle is passed by: the code's own five
+ * attempts bound the guesses, each sign-in attempt with it using one.
+ */
+export async function login(deps: AuthDeps, input: LoginInput): Promise<LoginResult> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const phone = normalizeJapaneseMobile(input.account);
+  const keys = {
+    account: accountKey(phone ?? input.account.trim().toLowerCase()),
+    client: clientKey(input.client),
+  };
+  let smsId: number | undefined;
+  if (input.smsCode === undefined) {
+    await throttleLogin(db, deps.loginThrottle, keys, now);
+  } else {
+    if (!phone) throw new AppError('SMS_CODE_INVALID');
+    smsId = await checkSmsCode(deps, phone, 'login', input.smsCode);
+  }
+  const [user] = phone ? await db.select().from(users).where(eq(users.phone, phone)).limit(1) : [];
+  if (!user) {
+    await verifyPassword(await dummyHash(), input.password);
+    throw new AppError('LOGIN_FAILED');
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('LOGIN_FAILED');
+  if (smsId !== undefined) {
+    const consumed = await db
+      .update(smsCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(smsCodes.id, smsId), isNull(smsCodes.consumedAt)))
+      .returning({ id: smsCodes.id });
+    if (consumed.length === 0) throw new AppError('SMS_CODE_INVALID');
+  } else {
+    await returnAttempt(db, keys.client, deps.loginThrottle.clientFree);
+  }
+  await clearAttempts(db, keys.account);
+  if (deps.newDevice) await deps.newDevice(user.id, input.userAgent, input.client);
+  const session = await createSession(db, clock, deps.sessionPolicy, user.id, input.userAgent, input.client);
+  return { token: session.token, userId: user.id, expiresAt: session.expiresAt };
 }
 
 async function loadUser(db: Executor, userId: number) {
@@ -244,6 +275,7 @@ export async function changePassword(
   locale: Locale,
   stepUpToken?: string,
 ): Promise<{ revoked_sessions: number }> {
+  refuseCommonPassword(newPassword);
   const user = await loadUser(deps.db, session.userId);
   await checkSecret(deps, user, 'login', user.passwordHash, oldPassword, locale);
   if (oldPassword === newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');

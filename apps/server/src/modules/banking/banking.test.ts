@@ -193,8 +193,15 @@ describe('registering a bank account', () => {
       { token: u.token },
       account(u.password, { bank_name: 'Totally Real Bank', branch_name: 'x' }),
     );
-    // names the client sends are not the request's fields: they are dropped, and the data's names stored
+    // names the client sends are not the request's fields: refused, naming the field (ADR 0030) ...
+    expect(sneaky.statusCode).toBe(400);
     expect(body(sneaky)).toMatchObject({
+      code: 400,
+      data: { issues: [{ field: 'bank_name', rule: 'unrecognized_keys' }] },
+    });
+    // ... and the data's names are the ones stored
+    const named = await post('/api/bank-accounts', { token: u.token }, account(u.password));
+    expect(body(named)).toMatchObject({
       code: 1,
       data: { bank_name: '三井住友銀行', branch_name: '新宿支店' },
     });

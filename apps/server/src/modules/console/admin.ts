@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
-import type { SettingKey, TInvitationCode, TOperatorRole, TSettings } from '@kabuto/contract';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { MESSAGE_KINDS, SettingKey, TInvitationCode, TOperatorRole, TSettings } from '@kabuto/contract';
 import type { Config } from '../../config.js';
 import type { Executor, Tx } from '../../db/types.js';
-import { invitationCodes, operatorSessions, operators } from '../../db/schema.js';
+import { invitationCodes, messages, operatorSessions, operators, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -43,8 +43,34 @@ export async function updateSetting<K extends SettingKey>(
     after,
     at,
   });
+  if (key === 'deposit' && depositAccountChanged(current.deposit, value as TSettings['deposit'])) {
+    await tellEveryCustomerOfDepositAccount(tx, value as TSettings['deposit'], at);
+  }
   return loadSettings(tx, config);
 }
+
+/** The parts of the deposit settings that say where customers send money (the URL is not one of them). */
+function depositAccountChanged(before: TSettings['deposit'], after: TSettings['deposit']): boolean {
+  const { url: _beforeUrl, ...was } = before;
+  const { url: _afterUrl, ...now } = after;
+  return JSON.stringify(was) !== JSON.stringify(now);
+}
+
+/**
+ * Every customer is told, in a message in their language, that the firm's deposit account changed and where
+ * it now is (ADR 0030): a changed account is what a fraudster or a rogue administrator would set, and the
+ * customers are the ones who would send money to it. One statement, however many customers.
+ */
+async function tellEveryCustomerOfDepositAccount(tx: Tx, deposit: TSettings['deposit'], at: Date) {
+  const params = JSON.stringify({ bank_name: deposit.bank_name, branch_name: deposit.branch_name });
+  await tx.execute(
+    sql`insert into ${messages} (user_id, kind, params, created_at)
+      select ${users.id}, ${DEPOSIT_ACCOUNT_CHANGED}, ${params}, ${at.toISOString()}::timestamptz from ${users}`,
+  );
+}
+
+export const DEPOSIT_ACCOUNT_CHANGED =
+  'security.deposit_account_changed' satisfies (typeof MESSAGE_KINDS)[number];
 
 // ---------------------------------------------------------------- invitation codes
 

@@ -164,8 +164,8 @@ async function register(code: string) {
     {},
     {
       phone,
-      password: 'secret12',
-      password_confirm: 'secret12',
+      password: 'kbt7secret',
+      password_confirm: 'kbt7secret',
       invite_code: code,
       sms_code: t.sms.lastCodeFor(phone),
     },

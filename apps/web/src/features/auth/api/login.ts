@@ -1,4 +1,4 @@
-import { ZLoginRequest, ZLoginResponse, type TLoginResponse } from '@kabuto/contract';
+import { ZLoginRequest, ZLoginResponse, ZSmsCode, type TLoginResponse } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
@@ -8,6 +8,8 @@ import { userInfoKeys } from '@/shared/session/user-info-query';
 /** The login form: the contract's request, with the agreement as a checkbox (false until ticked). */
 export const loginFormSchema = ZLoginRequest.extend({
   agree: z.boolean().refine((v) => v, { error: 'validation.agreementRequired' }),
+  // shown once the server throttles the account (ADR 0030): empty means "no code"
+  sms_code: z.union([z.literal(''), ZSmsCode]).optional(),
 });
 export type LoginFormInput = z.input<typeof loginFormSchema>;
 export type LoginFormOutput = z.output<typeof loginFormSchema>;
@@ -16,7 +18,12 @@ export function login(body: LoginFormOutput): Promise<TLoginResponse> {
   return api.request({
     method: 'POST',
     path: '/auth/login',
-    body: { account: body.account, password: body.password, agree: true },
+    body: {
+      account: body.account,
+      password: body.password,
+      agree: true,
+      ...(body.sms_code ? { sms_code: body.sms_code } : {}),
+    },
     schema: ZLoginResponse,
   });
 }

@@ -1,12 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { ERRORS, SMS_RESEND_SECONDS, ZPhone } from '@kabuto/contract';
 import { Button, Checkbox, Dialog } from 'antd-mobile';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
+import { isApiError } from '@kabuto/client/api-error';
 import { applyServerIssues } from '@kabuto/client/server-issues';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/toast';
@@ -33,6 +35,8 @@ async function offerPasskey(t: (key: string) => string): Promise<boolean> {
   if (!accepted) localStorage.setItem(OFFER_DISMISSED, '1');
   return accepted;
 }
+import { useSendSmsCode } from '../api/send-sms-code';
+import { useCountdown } from '../hooks/use-countdown';
 
 const doc = (section: string) => `${PAGE_PATHS.userAgreement}?section=${section}`;
 
@@ -41,9 +45,13 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const login = useLogin();
   const passkeyLogin = usePasskeyLogin();
+  const sendCode = useSendSmsCode();
+  const countdown = useCountdown();
+  // once failed sign-ins hold the account back, the owner may sign in now with an SMS code (ADR 0030)
+  const [withCode, setWithCode] = useState(false);
   const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
     resolver: zodResolver(loginFormSchema),
-    defaultValues: { account: params.get('phone') ?? '', password: '', agree: false },
+    defaultValues: { account: params.get('phone') ?? '', password: '', agree: false, sms_code: '' },
   });
   const agree = useController({ control: form.control, name: 'agree' });
   const agreeError = agree.fieldState.error?.message;
@@ -59,10 +67,33 @@ export function LoginPage() {
         });
       },
       onError: (error) => {
-        applyServerIssues(error, ['account', 'password', 'agree'], form.setError);
+        if (isApiError(error) && error.code === ERRORS.LOGIN_THROTTLED.code) setWithCode(true);
+        applyServerIssues(error, ['account', 'password', 'agree', 'sms_code'], form.setError);
       },
     });
   });
+
+  const onSendCode = () => {
+    const parsed = ZPhone.safeParse(form.getValues('account'));
+    if (!parsed.success) {
+      form.setError('account', {
+        type: 'validate',
+        message: parsed.error.issues[0]?.message ?? 'validation.phoneFormat',
+      });
+      return;
+    }
+    form.clearErrors('account');
+    sendCode.mutate(
+      { phone: parsed.data, purpose: 'login' },
+      {
+        onSuccess: (data) => {
+          // the same words whether or not the number is registered: the server does not say
+          showSuccess(t('login.codeSent'));
+          countdown.start(data.resend_after_seconds > 0 ? data.resend_after_seconds : SMS_RESEND_SECONDS);
+        },
+      },
+    );
+  };
 
   return (
     <form className="form-page" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={t('titles.login')}>
@@ -85,6 +116,38 @@ export function LoginPage() {
         autoComplete="current-password"
         maxLength={128}
       />
+      {withCode && (
+        <>
+          <p className="form-page__intro" role="status">
+            {t('login.codeHint')}
+          </p>
+          <TextField
+            control={form.control}
+            name="sms_code"
+            label={t('register.smsCode')}
+            placeholder={t('register.smsCodePlaceholder')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            extra={
+              <Button
+                size="small"
+                color="primary"
+                fill="outline"
+                type="button"
+                className="send-code"
+                disabled={countdown.remaining > 0}
+                loading={sendCode.isPending}
+                onClick={onSendCode}
+              >
+                {countdown.remaining > 0
+                  ? t('register.resendIn', { seconds: countdown.remaining })
+                  : t('register.sendCode')}
+              </Button>
+            }
+          />
+        </>
+      )}
       <div className="agreement-field">
         {/*
           The box and its sentence are apart: the box (antd-mobile's label around the input) ticks, the
