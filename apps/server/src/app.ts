@@ -33,6 +33,7 @@ import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { clockRoutes } from './modules/jobs/clock-routes.js';
 import { refuseControlCharacters } from './plugins/control-chars.js';
+import { securityHeaders } from './plugins/transport.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
@@ -353,12 +354,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const query = request.query as Record<string, unknown> | undefined;
     request.locale = localeOf(query?.['lang']);
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    return payload;
-  });
+  securityHeaders(app);
 
   registerErrorHandling(app);
   refuseControlCharacters(app);

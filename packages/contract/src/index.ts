@@ -25,3 +25,4 @@ export * from './ticks.js';
 export * from './trading-math.js';
 export * from './api/ipo.js';
 export * from './api/news.js';
+export * from './webview.js';
