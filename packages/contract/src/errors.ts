@@ -162,6 +162,13 @@ export const ERRORS = {
   SUPPORT_BLOCKED_ACCOUNT: { code: 1663, http: 422 },
   SUPPORT_BLOCKED_PASSWORD: { code: 1664, http: 422 },
   SUPPORT_BLOCKED_LINK: { code: 1665, http: 422 },
+  // Transport and outages (ADR 0032): 1760-1789
+  /** the database does not answer (down, restarting, or slower than its timeouts): retry after Retry-After */
+  DATABASE_UNAVAILABLE: { code: 1760, http: 503 },
+  /** a WebSocket opened from a page of another origin */
+  WS_ORIGIN_REFUSED: { code: 1761, http: 403 },
+  /** one client address holds the most live sockets it may (WS_MAX_PER_CLIENT) */
+  WS_TOO_MANY: { code: 1762, http: 429 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -178,6 +178,10 @@ export const en = {
     SUPPORT_BLOCKED_PASSWORD:
       'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
     SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
+    DATABASE_UNAVAILABLE:
+      'Our database is not answering right now. Your data is safe; please try again in a few seconds',
+    WS_ORIGIN_REFUSED: 'This page may not open a live connection to Kabuto',
+    WS_TOO_MANY: 'Too many live connections from this device. Close some tabs and try again',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

@@ -178,6 +178,11 @@ export const es = {
     SUPPORT_BLOCKED_PASSWORD:
       'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
     SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
+    DATABASE_UNAVAILABLE:
+      'Nuestra base de datos no responde en este momento. Sus datos están a salvo; vuelva a intentarlo en unos segundos',
+    WS_ORIGIN_REFUSED: 'Esta página no puede abrir una conexión en directo con Kabuto',
+    WS_TOO_MANY:
+      'Hay demasiadas conexiones en directo desde este dispositivo. Cierre algunas pestañas y vuelva a intentarlo',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

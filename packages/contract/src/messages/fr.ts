@@ -183,6 +183,10 @@ export const fr = {
     SUPPORT_BLOCKED_PASSWORD:
       'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
     SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
+    DATABASE_UNAVAILABLE:
+      'Notre base de données ne répond pas pour le moment. Vos données sont en sécurité ; réessayez dans quelques secondes',
+    WS_ORIGIN_REFUSED: 'Cette page n’est pas autorisée à ouvrir une connexion en direct avec Kabuto',
+    WS_TOO_MANY: 'Trop de connexions en direct depuis cet appareil. Fermez quelques onglets et réessayez',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

@@ -168,6 +168,10 @@ export const ja = {
     SUPPORT_BLOCKED_PASSWORD:
       '送信できません：スタッフがパスワードや暗証番号を尋ねることはできません。当社がこれらをお尋ねすることはありません',
     SUPPORT_BLOCKED_LINK: '送信できません：リンク先 {{host}} は許可されたアドレスではありません',
+    DATABASE_UNAVAILABLE:
+      'ただいまデータベースに接続できません。お客様のデータは保全されています。数秒後にもう一度お試しください',
+    WS_ORIGIN_REFUSED: 'このページからはKabutoのリアルタイム接続を開けません',
+    WS_TOO_MANY: 'この端末からのリアルタイム接続が多すぎます。不要なタブを閉じてからもう一度お試しください',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',

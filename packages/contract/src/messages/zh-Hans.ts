@@ -152,6 +152,9 @@ export const zhHans = {
       '未发送：客服消息不得包含银行账号。我们的工作人员绝不会要求客户向聊天中提供的账户汇款',
     SUPPORT_BLOCKED_PASSWORD: '未发送：客服消息不得索要密码。我们的工作人员绝不会索要密码',
     SUPPORT_BLOCKED_LINK: '未发送：链接 {{host}} 不在允许发送的地址列表中',
+    DATABASE_UNAVAILABLE: '数据库暂时无法响应。您的数据安全无虞，请几秒后再试',
+    WS_ORIGIN_REFUSED: '此页面无权与 Kabuto 建立实时连接',
+    WS_TOO_MANY: '此设备的实时连接过多，请关闭部分标签页后再试',
   },
   validation: {
     productCode: '请输入4位股票代码',

@@ -152,6 +152,9 @@ export const zhHant = {
       '未傳送：客服訊息不得包含銀行帳號。我們的工作人員絕不會要求客戶匯款至聊天中提供的帳戶',
     SUPPORT_BLOCKED_PASSWORD: '未傳送：客服訊息不得索取密碼。我們的工作人員絕不會索取密碼',
     SUPPORT_BLOCKED_LINK: '未傳送：連結 {{host}} 不在允許傳送的位址清單中',
+    DATABASE_UNAVAILABLE: '資料庫暫時無法回應。您的資料安全無虞，請幾秒後再試',
+    WS_ORIGIN_REFUSED: '此頁面無權與 Kabuto 建立即時連線',
+    WS_TOO_MANY: '此裝置的即時連線過多，請關閉部分分頁後再試',
   },
   validation: {
     productCode: '請輸入4碼股票代號',
