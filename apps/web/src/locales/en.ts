@@ -23,6 +23,9 @@ export const en = {
     badResponse: 'The server sent an unexpected answer. Please try again later',
     aborted: 'The upload was cancelled',
   },
+  connection: {
+    reconnecting: 'Reconnecting to the server… Your data is safe; this page will update by itself',
+  },
   tabs: {
     label: 'Main menu',
     home: 'Home',

@@ -20,6 +20,9 @@ export const es = {
     badResponse: 'El servidor ha enviado una respuesta inesperada. Inténtelo de nuevo más tarde',
     aborted: 'Se ha cancelado la subida',
   },
+  connection: {
+    reconnecting: 'Reconectando con el servidor… Sus datos están a salvo; esta página se actualizará sola',
+  },
   tabs: {
     label: 'Menú principal',
     home: 'Inicio',

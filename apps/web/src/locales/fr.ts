@@ -20,6 +20,10 @@ export const fr = {
     badResponse: 'Le serveur a envoyé une réponse inattendue. Réessayez plus tard',
     aborted: "L'envoi a été annulé",
   },
+  connection: {
+    reconnecting:
+      'Reconnexion au serveur… Vos données sont en sécurité ; cette page se mettra à jour d’elle-même',
+  },
   tabs: {
     label: 'Menu principal',
     home: 'Accueil',

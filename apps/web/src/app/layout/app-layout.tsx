@@ -5,6 +5,7 @@ import { TAB_ORDER } from '@/shared/navigation/routes';
 import { useTradingEvents } from '@/domains/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
+import { ReconnectingBanner } from './reconnecting-banner';
 import { AppTabBar } from './tab-bar';
 
 /** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
@@ -20,6 +21,7 @@ export function AppLayout() {
   return (
     <div className={`app-shell${isTab ? ' app-shell--tabs' : ''}`}>
       <AppNavBar title={title} showBack={!isTab && handle?.noBack !== true} />
+      <ReconnectingBanner />
       <main className="app-main" id="main">
         <Outlet />
       </main>
