@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type WebSocketRoute } from '@playwright/test';
 import { route } from './support/app.js';
 
 /**
@@ -34,4 +34,24 @@ test('reads answered 503 are retried under a "reconnecting" notice, which goes o
   down = false;
   await expect(notice).toBeHidden({ timeout: 15_000 });
   await expect(page.getByText('7203').first()).toBeVisible();
+});
+
+test('quotes are marked stale while the server says its live stream is interrupted, and not after', async ({
+  page,
+}) => {
+  const sockets: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/api\/ws/, (ws) => {
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  await page.goto(route('/pages/market/market'));
+  await expect.poll(() => sockets.length).toBeGreaterThan(0);
+  const notice = page.getByTestId('quotes-stale');
+  await expect(notice).toBeHidden();
+  // what the server sends when it loses Redis (apps/server/src/realtime/redis-outage.test.ts), then when back
+  sockets.at(-1)?.send(JSON.stringify({ type: 'stream', stale: true }));
+  await expect(notice).toHaveText(/リアルタイム株価の配信が途切れています/);
+  await expect(notice).toHaveAttribute('role', 'status');
+  sockets.at(-1)?.send(JSON.stringify({ type: 'stream', stale: false }));
+  await expect(notice).toBeHidden();
 });

@@ -308,6 +308,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     images: { maxSide: config.UPLOAD_MAX_SIDE, thumbnailSide: config.UPLOAD_THUMBNAIL_SIDE },
     myNumberKey: loadMyNumberKey(config),
   } satisfies AppContext);
+  // Redis lost or back (ADR 0032): logged once each way, and the sockets told their quotes may be stale.
+  pubsub.onAvailability((available) => {
+    if (available)
+      app.log.info({ node: nodeId }, 'pub/sub (Redis) connection restored: the live stream resumes');
+    else
+      app.log.error(
+        { node: nodeId },
+        'pub/sub (Redis) connection lost: live quotes are stale until it returns',
+      );
+    realtime.setStale(!available);
+  });
   const matcher = new Matcher(app, config.MATCH_INTERVAL_MS);
   realtime.runWhileLeader(matcher);
 

@@ -25,6 +25,8 @@ export const en = {
   },
   connection: {
     reconnecting: 'Reconnecting to the server… Your data is safe; this page will update by itself',
+    quotesStale:
+      'Live prices are interrupted: the prices shown may be out of date. They will update as soon as the feed resumes',
   },
   tabs: {
     label: 'Main menu',

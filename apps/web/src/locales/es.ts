@@ -22,6 +22,8 @@ export const es = {
   },
   connection: {
     reconnecting: 'Reconectando con el servidor… Sus datos están a salvo; esta página se actualizará sola',
+    quotesStale:
+      'Las cotizaciones en directo están interrumpidas: los precios mostrados pueden no estar actualizados. Se actualizarán en cuanto se reanude el flujo',
   },
   tabs: {
     label: 'Menú principal',
