@@ -179,7 +179,10 @@ describeNeeding('postgres', 'a connection dropped inside a transaction', (server
     try {
       const failure = await database.db
         .transaction(async (tx) => {
-          const [row] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as { pid: number }[];
+          const result = (await tx.execute(sql`select pg_backend_pid() as pid`)) as {
+            rows: { pid: number }[];
+          };
+          const [row] = result.rows;
           await admin.query('select pg_terminate_backend($1)', [row?.pid]);
           await new Promise((resolve) => setTimeout(resolve, 200));
           await tx.execute(sql`select 1`);
