@@ -11,24 +11,44 @@
  *     user's reserved balance equals the `reserved` of their pending orders, and each user's hash chain
  *     verifies (seq 1..n, hashes recomputed with the server's own chainHash).
  * Prints a summary; exits 1 on any violation. The kill moments are fixed by SEED.
+ *
+ * FAULT=postgres (`npm run crash:postgres`, issue 22): the server is not killed; the database is. A private
+ * PostgreSQL cluster (initdb from the distribution's binaries, run as the postgres user, on PG_PORT) takes the
+ * place of PG_ADMIN_URL; each round runs the load, then either restarts it (odd rounds: a fast shutdown and
+ * an immediate start) or stops it (even rounds: an immediate shutdown, OUTAGE_MS of load against no
+ * database, then a start), and measures how long after the database accepts connections again the first
+ * order is acknowledged (must be within 5 s). Every answer ≥ 500 other than 503 is a violation; a request
+ * answered 503 is treated like one in flight at a kill (re-sent with its key at the end, exactly once).
+ *   npm run crash:postgres (FAULT=postgres ROUNDS=6 OUTAGE_MS=3000 PG_PORT=15433)
  *   npm run crash:orders   (ROUNDS=20 SEED=42 RATE=60 USERS=8 PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test
  *                           KEEP_DB=1 keeps the scratch database)
  * Runs with tsx (`node --conditions=@kabuto/source --import tsx`) to import the ledger's chainHash.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pngBytes } from '../apps/server/src/lib/images.ts';
 import { GENESIS_HASH, chainHash, headCheckSql } from '../apps/server/src/modules/ledger/ledger.ts';
+import { applicationPayload } from '../apps/server/src/test/harness.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const SEED = Number(process.env.SEED ?? 42);
 const RATE = Number(process.env.RATE ?? 60);
 const USERS = Number(process.env.USERS ?? 8);
-const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const FAULT = process.env.FAULT ?? 'server';
+if (FAULT !== 'server' && FAULT !== 'postgres') throw new Error('FAULT must be server or postgres');
+const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 3000);
+const PG_PORT = Number(process.env.PG_PORT ?? 15433);
+/** A database answers within this long of accepting connections again, or the round is a violation. */
+const RECOVERY_LIMIT_MS = 5000;
+const pgCluster = FAULT === 'postgres' ? await startCluster() : undefined;
+const PG_ADMIN_URL =
+  FAULT === 'postgres'
+    ? `postgres://postgres@127.0.0.1:${PG_PORT}/postgres`
+    : (process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 const PORT = Number(process.env.PORT ?? 18331);
 /** The whole run stops (and fails) after this long, whatever happens. */
 const DEADLINE_MS = Number(process.env.DEADLINE_SECONDS ?? 420) * 1000;
@@ -61,6 +81,70 @@ function generator(seed) {
 const random = generator(SEED);
 const killRandom = generator(SEED ^ 0x5eed);
 const pick = (list) => list[Math.floor(random() * list.length)];
+
+// ------------------------------------------------------------------------------- a private PostgreSQL cluster
+
+/** The distribution's PostgreSQL binaries (Debian: /usr/lib/postgresql/<major>/bin), newest first. */
+function pgBin(name) {
+  const root = '/usr/lib/postgresql';
+  const majors = readdirSync(root)
+    .filter((d) => /^\d+$/.test(d))
+    .sort((a, b) => Number(b) - Number(a));
+  if (majors.length === 0) throw new Error(`no PostgreSQL binaries under ${root}`);
+  return join(root, majors[0], 'bin', name);
+}
+
+/** Runs a PostgreSQL binary as the postgres user (initdb and the server refuse to run as root). */
+function asPostgres(name, args) {
+  const [command, argv] =
+    process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', pgBin(name), ...args]]
+      : [pgBin(name), args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`${name} ${args.join(' ')}: ${output}`));
+    });
+  });
+}
+
+/** initdb in a temporary folder and start it on PG_PORT (trust, 127.0.0.1 only, its socket in the folder). */
+async function startCluster() {
+  const dir = mkdtempSync(join(tmpdir(), 'kabuto-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const cluster = { dir, data };
+  await pgStart(cluster);
+  return cluster;
+}
+
+/** Starts the cluster and waits until it accepts connections; answers when that was. */
+async function pgStart(cluster) {
+  await asPostgres('pg_ctl', [
+    '-D',
+    cluster.data,
+    '-l',
+    join(cluster.dir, 'log'),
+    '-o',
+    `-p ${PG_PORT} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
+  return Date.now();
+}
+
+/** Stops it: `fast` (a clean restart) or `immediate` (as a crash: no checkpoint, connections cut). */
+async function pgStop(cluster, mode) {
+  await asPostgres('pg_ctl', ['-D', cluster.data, '-m', mode, '-w', 'stop']);
+}
 
 // ------------------------------------------------------------------------------------------------ database
 
@@ -157,9 +241,9 @@ function call(method, path, body, headers = {}) {
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) });
           } catch {
-            resolve({ status: res.statusCode ?? 0, body: { code: -1, msg: text } });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: { code: -1, msg: text } });
           }
         });
       },
@@ -221,12 +305,8 @@ async function fileIdentity(token) {
   await must(
     'POST',
     '/identity',
-    {
-      full_name: '山田 太郎',
-      id_number: 'AB1234567',
-      front_upload_id: await upload('identity_front'),
-      back_upload_id: await upload('identity_back'),
-    },
+    // the account application as the server's own tests file it (the form's wire shape)
+    applicationPayload(await upload('identity_front'), await upload('identity_back'), '山田 太郎'),
     { token },
   );
 }
@@ -308,51 +388,112 @@ function learn(user, order) {
   if (order.kind === 'open' && order.status === 'pending') user.pending.push(order.order_no);
 }
 
-async function round(number, users, universe) {
-  const killAfter = 800 + Math.floor(killRandom() * 3200);
+/** Answers seen during the PostgreSQL faults, by HTTP status. */
+const statuses = new Map();
+/** Each fault round's figures: the outage, and how long after the database was back the first order was acked. */
+const faults = [];
+
+/** Sends one keyed operation of a random user; answers the promise of its outcome (recorded in `sent`). */
+function sendOne(number, n, users, universe) {
+  const user = pick(users);
+  const operation = nextOperation(user, universe);
+  const record = {
+    n: sent.length,
+    round: number,
+    key: `crash-${SEED}-${number}-${n}-${Math.floor(random() * 1e9).toString(36)}`,
+    user,
+    ...operation,
+    state: 'inflight',
+    sentAt: Date.now(),
+  };
+  sent.push(record);
+  return call('POST', record.path, record.body, { token: user.token, 'idempotency-key': record.key }).then(
+    (res) => {
+      record.answeredAt = Date.now();
+      if (FAULT === 'postgres') count(statuses, res.status);
+      if (res.status === 200 && typeof res.body.data?.order_no === 'string') {
+        record.state = 'acked';
+        record.orderNo = res.body.data.order_no;
+        learn(user, res.body.data);
+      } else if (res.status === 503) {
+        // the database was out: whether it committed is unknown to the client, as at a kill; re-sent at the end
+        if (res.headers['retry-after'] === undefined)
+          violation(`${record.op} (key ${record.key}): 503 without Retry-After`);
+      } else {
+        record.state = 'refused';
+        record.error = `${res.status} ${res.body.code}`;
+        if (res.status >= 500)
+          violation(`${record.op} (key ${record.key}): HTTP ${res.status} ${JSON.stringify(res.body)}`);
+        count(refusals, `${record.op}: HTTP ${res.status} code ${res.body.code} ${res.body.msg ?? ''}`);
+      }
+    },
+    () => {
+      // The connection died: the server was killed with this request in flight.
+    },
+  );
+}
+
+/** Sends at RATE until `until()` is true; answers the promises of what it sent. */
+async function load(number, users, universe, counter, until) {
   const started = Date.now();
-  const inRound = [];
-  let n = 0;
-  while (Date.now() - started < killAfter) {
+  const promises = [];
+  let sentHere = 0;
+  while (!until()) {
     const due = Math.floor(((Date.now() - started) / 1000) * RATE) + 1;
-    while (n < due) {
-      const user = pick(users);
-      const operation = nextOperation(user, universe);
-      const record = {
-        n: sent.length,
-        round: number,
-        key: `crash-${SEED}-${number}-${n}-${Math.floor(random() * 1e9).toString(36)}`,
-        user,
-        ...operation,
-        state: 'inflight',
-      };
-      sent.push(record);
-      n += 1;
-      inRound.push(
-        call('POST', record.path, record.body, { token: user.token, 'idempotency-key': record.key }).then(
-          (res) => {
-            if (res.status === 200 && typeof res.body.data?.order_no === 'string') {
-              record.state = 'acked';
-              record.orderNo = res.body.data.order_no;
-              learn(user, res.body.data);
-            } else {
-              record.state = 'refused';
-              record.error = `${res.status} ${res.body.code}`;
-              count(refusals, `${record.op}: HTTP ${res.status} code ${res.body.code} ${res.body.msg ?? ''}`);
-            }
-          },
-          () => {
-            // The connection died: the server was killed with this request in flight.
-          },
-        ),
-      );
+    while (sentHere < due) {
+      promises.push(sendOne(number, counter.n, users, universe));
+      counter.n += 1;
+      sentHere += 1;
     }
     await sleep(2);
   }
+  return promises;
+}
+
+async function round(number, users, universe) {
+  const killAfter = 800 + Math.floor(killRandom() * 3200);
+  const started = Date.now();
+  const counter = { n: 0 };
+  const inRound = await load(number, users, universe, counter, () => Date.now() - started >= killAfter);
+  if (FAULT === 'postgres') return faultRound(number, users, universe, counter, inRound, killAfter);
   await killServer('SIGKILL');
   await Promise.all(inRound);
   const inflight = inRound.length - sent.filter((s) => s.round === number && s.state !== 'inflight').length;
-  return { sent: n, inflight, killAfter };
+  return { sent: counter.n, inflight, killAfter };
+}
+
+/**
+ * The database, not the server, fails under the load: a restart (odd rounds) or a stop of OUTAGE_MS (even
+ * rounds), the load running throughout; then the load runs until an order sent after the database accepted
+ * connections again is acknowledged, and a second more.
+ */
+async function faultRound(number, users, universe, counter, inRound, killAfter) {
+  const kind = number % 2 === 1 ? 'restart' : 'stop';
+  const downAt = Date.now();
+  let backAt = 0;
+  const fault = (async () => {
+    await pgStop(pgCluster, kind === 'restart' ? 'fast' : 'immediate');
+    if (kind === 'stop') await sleep(OUTAGE_MS);
+    backAt = await pgStart(pgCluster);
+  })();
+  const during = await load(number, users, universe, counter, () => backAt !== 0);
+  await fault;
+  const firstAck = () =>
+    sent.find((s) => s.round === number && s.state === 'acked' && s.sentAt >= backAt)?.answeredAt;
+  const after = await load(number, users, universe, counter, () => {
+    const ack = firstAck();
+    return (ack !== undefined && Date.now() - ack > 1000) || Date.now() - backAt > 30_000;
+  });
+  await Promise.all([...inRound, ...during, ...after]);
+  const ack = firstAck();
+  const recoveryMs = ack === undefined ? Infinity : ack - backAt;
+  if (!(recoveryMs <= RECOVERY_LIMIT_MS))
+    violation(
+      `round ${number} (${kind}): the first order after the database came back took ${recoveryMs} ms`,
+    );
+  const unavailable = sent.filter((s) => s.round === number && s.state === 'inflight').length;
+  faults.push({ number, kind, outageMs: backAt - downAt, recoveryMs, unavailable });
+  return { sent: counter.n, inflight: unavailable, killAfter, kind, outageMs: backAt - downAt, recoveryMs };
 }
 
 // ---------------------------------------------------------------------------------------------- the checks
@@ -455,7 +596,9 @@ async function checkOrdersAgainstKeys(client) {
       violation(`order ${orderNo} is the answer of two keys (${owner.get(orderNo)}, ${k.key})`);
     owner.set(orderNo, k.key);
   }
-  const orders = (await client.query('select order_no from orders')).rows;
+  // the demo user's seeded history (DEMO_MODE gives the load's users their cash) is not this run's
+  const ours = [...new Set(sent.map((r) => r.user.id))];
+  const orders = (await client.query('select order_no from orders where user_id = any($1)', [ours])).rows;
   for (const o of orders) {
     if (!owner.has(o.order_no))
       violation(`order ${o.order_no} belongs to no order-creating key (created twice?)`);
@@ -464,8 +607,8 @@ async function checkOrdersAgainstKeys(client) {
 }
 
 async function checkLedger(client) {
-  const one = async (text, sql) => {
-    const { rows } = await client.query(sql);
+  const one = async (text, sql, params = []) => {
+    const { rows } = await client.query(sql, params);
     for (const row of rows.slice(0, 10)) violation(`${text}: ${JSON.stringify(row)}`);
     if (rows.length > 10) violation(`${text}: ${rows.length - 10} more`);
   };
@@ -489,7 +632,9 @@ async function checkLedger(client) {
           o as (select user_id, sum(reserved) as reserved from orders where status = 'pending' group by user_id)
      select u.id as user_id, coalesce(r.reserved, 0)::text as ledger, coalesce(o.reserved, 0)::text as orders
      from users u left join r on r.user_id = u.id left join o on o.user_id = u.id
-     where coalesce(r.reserved, 0) <> coalesce(o.reserved, 0)`,
+     where coalesce(r.reserved, 0) <> coalesce(o.reserved, 0) and u.id = any($1)`,
+    // the demo user's seeded history holds reserves for more than orders (IPO subscriptions...)
+    [[...new Set(sent.map((r) => r.user.id))]],
   );
   await one('ledger head differs from the postings (ADR 0016)', headCheckSql());
   await one(
@@ -549,15 +694,17 @@ try {
   );
   const rounds = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    const startMs = r === 1 ? firstStart : await startServer();
+    const startMs = r === 1 || FAULT === 'postgres' ? firstStart : await startServer();
     const result = await round(r, users, universe);
     rounds.push(result);
     console.log(
-      `round ${String(r).padStart(2)}: up in ${startMs} ms, killed after ${result.killAfter} ms, ${result.sent} sent, ${result.inflight} in flight at the kill`,
+      FAULT === 'postgres'
+        ? `round ${String(r).padStart(2)}: database ${result.kind} after ${result.killAfter} ms of load, down ${result.outageMs} ms, first order acknowledged ${result.recoveryMs} ms after it accepted connections; ${result.sent} sent, ${result.inflight} answered 503`
+        : `round ${String(r).padStart(2)}: up in ${startMs} ms, killed after ${result.killAfter} ms, ${result.sent} sent, ${result.inflight} in flight at the kill`,
     );
   }
 
-  await startServer();
+  if (FAULT !== 'postgres') await startServer();
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
@@ -573,7 +720,10 @@ try {
       ['requests sent', sent.length],
       ['acknowledged (HTTP 200 with an order_no)', acked],
       ['refused by the server (business errors, below)', refusedTotal],
-      ['in flight at a kill', inflightTotal],
+      [
+        FAULT === 'postgres' ? 'answered 503 (outcome unknown to the client)' : 'in flight at a kill',
+        inflightTotal,
+      ],
       ['  of which had committed (re-send replayed the same order)', resend.committed],
       ['  of which had not: carried out on re-send', resend.createdOnResend],
       [
@@ -588,6 +738,15 @@ try {
       ['violations', violations.length],
       ['time', `${Math.round((Date.now() - began) / 1000)} s`],
     ];
+    if (FAULT === 'postgres') {
+      const recoveries = faults.map((f) => f.recoveryMs);
+      rows.splice(
+        rows.length - 2,
+        0,
+        ['answers during the faults, by HTTP status', [...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')],
+        ['first order acknowledged after the database was back (max)', `${Math.max(...recoveries)} ms`],
+      );
+    }
     for (const [label, value] of rows) console.log(`  ${String(label).padEnd(62)} ${value}`);
     if (refusals.size > 0) {
       console.log('\nRefused during the rounds:');
@@ -606,7 +765,10 @@ try {
   await killServer('SIGTERM');
   agent.destroy();
   rmSync(dataDir, { recursive: true, force: true });
-  if (process.env.KEEP_DB === '1') console.log(`kept database ${dbName}`);
+  if (pgCluster) {
+    await pgStop(pgCluster, 'fast').catch((e) => console.error(e));
+    rmSync(pgCluster.dir, { recursive: true, force: true });
+  } else if (process.env.KEEP_DB === '1') console.log(`kept database ${dbName}`);
   else await admin(`drop database if exists ${dbName} with (force)`).catch((e) => console.error(e));
 }
 process.exit(exitCode);

@@ -10,6 +10,11 @@ const children = [
   spawn('npx', ['tsx', 'watch', '--conditions=@kabuto/source', 'apps/server/src/main.ts'], {
     cwd: root,
     stdio: 'inherit',
+    // the web app's dev server proxies the WebSocket with its own page's origin (ADR 0032)
+    env: {
+      ...process.env,
+      WS_ALLOWED_ORIGINS: process.env.WS_ALLOWED_ORIGINS ?? 'http://127.0.0.1:5173,http://localhost:5173',
+    },
   }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { cwd: `${root}/apps/web`, stdio: 'inherit' }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { cwd: `${root}/apps/console`, stdio: 'inherit' }),

@@ -19,6 +19,11 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // zod probes `new Function` when it builds its first object schema, which the Content-Security-Policy
+    // (script-src 'self', no 'unsafe-eval') blocks and reports as a violation. It reads its settings from
+    // globalThis.__zod_globalConfig, so every chunk starts by asking for jitless schemas: whichever chunk runs
+    // first sets it before zod's code runs (ADR 0032).
+    rolldownOptions: { output: { intro: 'globalThis.__zod_globalConfig??={jitless:true};' } },
     // Pages are split by route; what every page shares (antd's core, zod, the contract with its six message
     // catalogues) stays one chunk of about 250 KB gzipped, loaded once by a desktop browser.
     chunkSizeWarningLimit: 900,

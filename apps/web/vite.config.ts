@@ -21,5 +21,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // zod probes `new Function` when it builds its first object schema, which the Content-Security-Policy
+    // (script-src 'self', no 'unsafe-eval') blocks and reports as a violation. It reads its settings from
+    // globalThis.__zod_globalConfig, so every chunk starts by asking for jitless schemas: whichever chunk runs
+    // first sets it before zod's code runs (ADR 0032).
+    rolldownOptions: { output: { intro: 'globalThis.__zod_globalConfig??={jitless:true};' } },
   },
 });

@@ -34,6 +34,7 @@ import { marketRoutes } from './modules/market/routes.js';
 import { Matcher } from './modules/trading/matcher.js';
 import { clockRoutes } from './modules/jobs/clock-routes.js';
 import { refuseControlCharacters } from './plugins/control-chars.js';
+import { securityHeaders } from './plugins/transport.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
@@ -327,6 +328,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     images: { maxSide: config.UPLOAD_MAX_SIDE, thumbnailSide: config.UPLOAD_THUMBNAIL_SIDE },
     myNumberKey: loadMyNumberKey(config),
   } satisfies AppContext);
+  // Redis lost or back (ADR 0032): logged once each way, and the sockets told their quotes may be stale.
+  pubsub.onAvailability((available) => {
+    if (available)
+      app.log.info({ node: nodeId }, 'pub/sub (Redis) connection restored: the live stream resumes');
+    else
+      app.log.error(
+        { node: nodeId },
+        'pub/sub (Redis) connection lost: live quotes are stale until it returns',
+      );
+    realtime.setStale(!available);
+  });
   const matcher = new Matcher(app, config.MATCH_INTERVAL_MS);
   realtime.runWhileLeader(matcher);
 
@@ -373,12 +385,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const query = request.query as Record<string, unknown> | undefined;
     request.locale = localeOf(query?.['lang']);
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    return payload;
-  });
+  securityHeaders(app);
 
   registerErrorHandling(app);
   refuseControlCharacters(app);

@@ -49,6 +49,10 @@ export const ZConfig = z.object({
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   /** Connections to the PostgreSQL of DATABASE_URL this process keeps at most (they stay open once made). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long a request waits for a PostgreSQL connection before it answers 503 (ADR 0032), in ms. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** PostgreSQL cancels a statement that runs longer than this (its statement_timeout), in ms; 0 = never. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   REDIS_PREFIX: z.string().min(1).max(64).default('kabuto:'),
@@ -137,6 +141,22 @@ export const ZConfig = z.object({
    * header unless a trusted proxy passed it on.
    */
   TRUST_PROXY: trustProxy.default(false),
+  /**
+   * Origins besides the server's own whose pages may open the WebSocket (comma-separated, e.g. the Vite dev
+   * servers'); a browser's socket from any other origin is refused (ADR 0032).
+   */
+  WS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    )
+    .pipe(z.array(z.url().transform((u) => new URL(u).origin))),
+  /** Live WebSockets one client address may hold at once in this process (ADR 0032). */
+  WS_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),
   /** The published commission schedule: basis points of the principal, with a minimum and a cap (0 = none). */
   FEE_BP: z.coerce.number().int().min(0).max(100).default(0),
   FEE_MIN_YEN: z.coerce.number().int().min(0).max(10_000).default(0),

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     dataDir: join(config.DATA_DIR, 'pglite'),
     poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   await database.migrate();
 

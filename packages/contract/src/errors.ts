@@ -184,6 +184,13 @@ export const ERRORS = {
   SMS_DAILY_LIMIT: { code: 1702, http: 429 },
   /** a login password on the list of common and breached passwords the app ships */
   PASSWORD_TOO_COMMON: { code: 1703, http: 422 },
+  // Transport and outages (ADR 0032): 1760-1789
+  /** the database does not answer (down, restarting, or slower than its timeouts): retry after Retry-After */
+  DATABASE_UNAVAILABLE: { code: 1760, http: 503 },
+  /** a WebSocket opened from a page of another origin */
+  WS_ORIGIN_REFUSED: { code: 1761, http: 403 },
+  /** one client address holds the most live sockets it may (WS_MAX_PER_CLIENT) */
+  WS_TOO_MANY: { code: 1762, http: 429 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -26,3 +26,4 @@ export * from './trading-math.js';
 export * from './api/ipo.js';
 export * from './api/news.js';
 export * from './api/passkeys.js';
+export * from './webview.js';

@@ -25,6 +25,10 @@ export interface DatabaseOptions {
   /** PGlite's data folder; when absent PGlite runs in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
+  /** How long a query waits for a connection (pool full, or the server not answering) before it fails, in ms. */
+  connectTimeoutMs?: number;
+  /** The server cancels a statement running longer than this, in ms (0: never). */
+  statementTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -36,6 +40,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.url,
       max: options.poolSize ?? 10,
       idleTimeoutMillis: 0,
+      // A black-holed database must not pile requests up (ADR 0032): a query waits at most this long for a
+      // connection, then fails and the request answers 503; a statement runs at most statement_timeout.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       // Transactions do not wait for their BEGIN, and the order path writes its COMMIT behind its last
       // statement (src/db/pipelined.ts, ADR 0015).
       pipeline: true,

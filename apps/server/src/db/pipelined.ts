@@ -140,20 +140,28 @@ export async function pipelinedTransaction<T>(
   if (config) return base.transaction(work as never, config);
   const { client: pool, dialect, schema, options } = nodePgSessionInternals(base);
   const client = await pool.connect();
+  // While checked out a pool client has no 'error' listener (pg-pool removes its own), and node-postgres
+  // emits 'error' when the connection drops (the database restarting, a backend terminated): unheard, it
+  // would end the process. The transaction's queries fail on their own; the client is destroyed on release.
+  let healthy = true;
+  const onConnectionError = () => {
+    healthy = false;
+  };
+  client.on('error', onConnectionError);
   const transaction = new Transaction(client, options.logger);
   transactions.set(client, transaction);
   Object.defineProperty(client, 'query', { value: transaction.query, configurable: true, writable: true });
   const session = new NodePgSession(client, dialect, schema, options);
   const tx = new NodePgTransaction(dialect, session, schema);
-  let healthy = true;
   try {
     const result = await work(tx as unknown as Tx);
     await transaction.commit();
     return result;
   } catch (error) {
-    healthy = await transaction.rollback();
+    healthy = (await transaction.rollback()) && healthy;
     throw error;
   } finally {
+    client.removeListener('error', onConnectionError);
     transactions.delete(client);
     delete (client as { query?: unknown }).query;
     // A client whose ROLLBACK failed is broken: destroyed rather than handed to the next request.

@@ -38,6 +38,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
           : null;
       return sendFailure(reply, known.name, msg, data);
     }
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug: the database is down, restarting or slower than its timeouts (ADR 0032). The client is told
+      // so, and when to try again; a change is one transaction (committed whole or not at all), and the money
+      // routes take an idempotency key, so a retry cannot do it twice.
+      request.log.warn(
+        { err: { message: error.message, code: databaseErrorCode(error) } },
+        'database unavailable',
+      );
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendFailure(
+        reply,
+        'DATABASE_UNAVAILABLE',
+        translate(locale, 'errors.DATABASE_UNAVAILABLE'),
+        null,
+      );
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendFailure(reply, 'INTERNAL', translate(locale, 'errors.INTERNAL'), null);
   });
@@ -60,6 +76,52 @@ function databaseErrorCode(error: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** What a 503 for an unreachable database asks the client to wait before it tries again, in seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket-level failures of the connection to the database. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+/** What node-postgres says when it has no connection to give (its errors carry no code). */
+const DRIVER_MESSAGES = [
+  /timeout exceeded when trying to connect/i,
+  /connection terminated/i,
+  /connection error and is not queryable/i,
+  /not queryable/i,
+  /connect ECONNREFUSED/i,
+];
+
+/**
+ * Whether an error means the database cannot be reached or cannot work now, rather than that the request or
+ * the code is wrong: a network failure, node-postgres giving up on a connection, a SQLSTATE of class 08
+ * (connection exception), 57P01-57P03 (the server shutting down, crashed, or still starting), 53300 (too many
+ * connections) or 57014 (statement_timeout cancelled the statement). Query builders wrap the driver's error:
+ * the causes are walked.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (NETWORK_CODES.has(code)) return true;
+      if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code))
+        return true;
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && DRIVER_MESSAGES.some((m) => m.test(message))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 interface Known {

@@ -58,6 +58,7 @@ export interface HubStats {
   producing: boolean;
   node: string;
   pubsub: 'local' | 'redis';
+  stale: boolean;
 }
 
 /**
@@ -74,6 +75,8 @@ export class RealtimeHub {
   private stopProducing: (() => void) | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private dropped = 0;
+  /** the pub/sub is lost: quotes may stop moving, and every client is told so (ADR 0032) */
+  private stale = false;
   /** Counts endSessions calls: an `auth` whose lookup spans one looks again (it may predate the revocation). */
   private revocations = 0;
   private readonly leaderJobs: { start(): void; stop(): void }[] = [];
@@ -144,7 +147,20 @@ export class RealtimeHub {
       producing: this.stopProducing !== undefined,
       node: this.deps.nodeId,
       pubsub: this.deps.pubsub.kind,
+      stale: this.stale,
     };
+  }
+
+  /** The pub/sub was lost (true) or is back (false): every client is told, and each new one while it lasts. */
+  setStale(stale: boolean): void {
+    if (stale === this.stale) return;
+    this.stale = stale;
+    const payload = JSON.stringify({ type: 'stream', stale } satisfies TWsMessage);
+    for (const client of this.clients) this.send(client, payload);
+  }
+
+  isStale(): boolean {
+    return this.stale;
   }
 
   /** Sends a user's own event (an order filled, a review finished) to their sockets on every process. */
@@ -264,6 +280,7 @@ export class RealtimeHub {
       this.detach(client);
     });
     this.reply(client, { type: 'ready', user_id: null });
+    if (this.stale) this.reply(client, { type: 'stream', stale: true });
   }
 
   /**

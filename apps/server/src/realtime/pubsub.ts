@@ -11,6 +11,8 @@ export interface PubSub {
   connected(): boolean;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  /** Told each time the pub/sub is lost or comes back (once per change); answers the unsubscribe. */
+  onAvailability(listener: (available: boolean) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,9 @@ export class LocalPubSub implements PubSub {
     return async () => {
       this.emitter.off(channel, handler);
     };
+  }
+  onAvailability(): () => void {
+    return () => undefined; // always available
   }
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
@@ -54,11 +59,48 @@ export class RedisPubSub implements PubSub {
     this.client.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      this.deliver(channel, message);
     });
+    for (const connection of [this.client, this.subscriber]) {
+      for (const event of ['ready', 'close', 'end', 'reconnecting'] as const) {
+        connection.on(event, () => {
+          this.checkAvailability();
+        });
+      }
+    }
   }
 
+  private readonly availabilityListeners = new Set<(available: boolean) => void>();
+  /** what listeners were last told; unknown (null) until both connections are first ready */
+  private available: boolean | null = null;
+
+  onAvailability(listener: (available: boolean) => void): () => void {
+    this.availabilityListeners.add(listener);
+    return () => this.availabilityListeners.delete(listener);
+  }
+
+  private checkAvailability(): void {
+    const now = this.connected();
+    if (now === this.available || (this.available === null && !now)) return;
+    const change = this.available !== null;
+    this.available = now;
+    if (change || !now) for (const listener of this.availabilityListeners) listener(now);
+  }
+
+  private deliver(channel: string, message: string): void {
+    for (const handler of this.handlers.get(channel) ?? []) handler(message);
+  }
+
+  /**
+   * While Redis is unreachable a message reaches this process's own subscribers at once (in-process fan-out)
+   * instead of waiting in ioredis's offline queue, which would flush a burst of stale ticks on reconnection;
+   * other processes miss it (ADR 0032).
+   */
   async publish(channel: string, message: string): Promise<void> {
+    if (this.available === false) {
+      this.deliver(this.prefix + channel, message);
+      return;
+    }
     await this.client.publish(this.prefix + channel, message);
   }
 
@@ -100,6 +142,7 @@ export class RedisPubSub implements PubSub {
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.availabilityListeners.clear();
     this.subscriber.disconnect();
     await this.client.quit().catch(() => undefined);
   }

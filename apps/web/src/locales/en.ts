@@ -23,6 +23,11 @@ export const en = {
     badResponse: 'The server sent an unexpected answer. Please try again later',
     aborted: 'The upload was cancelled',
   },
+  connection: {
+    reconnecting: 'Reconnecting to the server… Your data is safe; this page will update by itself',
+    quotesStale:
+      'Live prices are interrupted: the prices shown may be out of date. They will update as soon as the feed resumes',
+  },
   tabs: {
     label: 'Main menu',
     home: 'Home',

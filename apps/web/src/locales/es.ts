@@ -20,6 +20,11 @@ export const es = {
     badResponse: 'El servidor ha enviado una respuesta inesperada. Inténtelo de nuevo más tarde',
     aborted: 'Se ha cancelado la subida',
   },
+  connection: {
+    reconnecting: 'Reconectando con el servidor… Sus datos están a salvo; esta página se actualizará sola',
+    quotesStale:
+      'Las cotizaciones en directo están interrumpidas: los precios mostrados pueden no estar actualizados. Se actualizarán en cuanto se reanude el flujo',
+  },
   tabs: {
     label: 'Menú principal',
     home: 'Inicio',

@@ -20,6 +20,12 @@ export const fr = {
     badResponse: 'Le serveur a envoyé une réponse inattendue. Réessayez plus tard',
     aborted: "L'envoi a été annulé",
   },
+  connection: {
+    reconnecting:
+      'Reconnexion au serveur… Vos données sont en sécurité ; cette page se mettra à jour d’elle-même',
+    quotesStale:
+      'Les cours en direct sont interrompus : les prix affichés peuvent ne pas être à jour. Ils se mettront à jour dès la reprise du flux',
+  },
   tabs: {
     label: 'Menu principal',
     home: 'Accueil',

@@ -20,6 +20,10 @@ export const zhHans = {
     badResponse: '服务器返回了异常数据，请稍后重试',
     aborted: '上传已取消',
   },
+  connection: {
+    reconnecting: '正在重新连接服务器…您的数据安全无虞，本页面将自动更新',
+    quotesStale: '实时行情推送已中断，当前显示的价格可能不是最新的。推送恢复后将自动更新',
+  },
   tabs: {
     label: '主菜单',
     home: '首页',

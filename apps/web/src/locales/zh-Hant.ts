@@ -20,6 +20,10 @@ export const zhHant = {
     badResponse: '伺服器回傳了異常資料，請稍後再試',
     aborted: '已取消上傳',
   },
+  connection: {
+    reconnecting: '正在重新連線至伺服器…您的資料安全無虞，本頁面將自動更新',
+    quotesStale: '即時報價推送已中斷，目前顯示的價格可能不是最新的。推送恢復後將自動更新',
+  },
   tabs: {
     label: '主選單',
     home: '首頁',

@@ -75,13 +75,16 @@ export const ZHealth = z.object({
     dropped: z.number().int(),
     producing: z.boolean(),
     pubsub: z.enum(['local', 'redis']),
+    /** the pub/sub is lost: this process's clients were told their quotes are stale (ADR 0032) */
+    stale: z.boolean(),
   }),
 });
 export type THealth = z.infer<typeof ZHealth>;
 
 // GET /api/ready: readiness, each dependency checked (503 when one the API needs is down)
 export const ZReady = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  /** `degraded`: the API serves, but the pub/sub is lost and live quotes are stale (ADR 0032) */
+  status: z.enum(['ok', 'degraded', 'unavailable']),
   version: z.string(),
   database: z.object({ ok: z.boolean(), driver: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
   /** how processes share events: in-process, or Redis and whether it is connected now */

@@ -43,5 +43,10 @@ export const ZWsMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribed'), symbols: z.array(z.string()) }),
   z.object({ type: z.literal('pong'), t: z.number().optional() }),
   z.object({ type: z.literal('error'), code: z.number().int(), msg: z.string() }),
+  /**
+   * The live stream's state (ADR 0032): `stale: true` while the server has lost its pub/sub (Redis) and
+   * quotes may stop moving; `stale: false` once it is back. A socket is live when `ready` says nothing else.
+   */
+  z.object({ type: z.literal('stream'), stale: z.boolean() }),
 ]);
 export type TWsMessage = z.infer<typeof ZWsMessage>;

@@ -194,6 +194,10 @@ export const en = {
     SMS_DAILY_LIMIT: 'Too many codes have been requested today. Please try again tomorrow',
     PASSWORD_TOO_COMMON:
       'This password is on a list of common or leaked passwords. Please choose another one',
+    DATABASE_UNAVAILABLE:
+      'Our database is not answering right now. Your data is safe; please try again in a few seconds',
+    WS_ORIGIN_REFUSED: 'This page may not open a live connection to Kabuto',
+    WS_TOO_MANY: 'Too many live connections from this device. Close some tabs and try again',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

@@ -192,6 +192,11 @@ export const es = {
       'Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de {{seconds}} segundos o solicite un código por SMS e inicie sesión con él',
     SMS_DAILY_LIMIT: 'Se han solicitado demasiados códigos hoy. Vuelva a intentarlo mañana',
     PASSWORD_TOO_COMMON: 'Esta contraseña figura en una lista de contraseñas comunes o filtradas. Elija otra',
+    DATABASE_UNAVAILABLE:
+      'Nuestra base de datos no responde en este momento. Sus datos están a salvo; vuelva a intentarlo en unos segundos',
+    WS_ORIGIN_REFUSED: 'Esta página no puede abrir una conexión en directo con Kabuto',
+    WS_TOO_MANY:
+      'Hay demasiadas conexiones en directo desde este dispositivo. Cierre algunas pestañas y vuelva a intentarlo',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

@@ -200,6 +200,10 @@ export const fr = {
     SMS_DAILY_LIMIT: 'Trop de codes ont été demandés aujourd’hui. Veuillez réessayer demain',
     PASSWORD_TOO_COMMON:
       'Ce mot de passe figure sur une liste de mots de passe courants ou divulgués. Veuillez en choisir un autre',
+    DATABASE_UNAVAILABLE:
+      'Notre base de données ne répond pas pour le moment. Vos données sont en sécurité ; réessayez dans quelques secondes',
+    WS_ORIGIN_REFUSED: 'Cette page n’est pas autorisée à ouvrir une connexion en direct avec Kabuto',
+    WS_TOO_MANY: 'Trop de connexions en direct depuis cet appareil. Fermez quelques onglets et réessayez',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

@@ -164,6 +164,9 @@ export const zhHans = {
     LOGIN_THROTTLED: '登录失败次数过多。请在{{seconds}}秒后重试，或获取短信验证码后登录',
     SMS_DAILY_LIMIT: '今天请求验证码的次数已达上限，请明天再试',
     PASSWORD_TOO_COMMON: '该密码属于常见或已泄露的密码，请换一个密码',
+    DATABASE_UNAVAILABLE: '数据库暂时无法响应。您的数据安全无虞，请几秒后再试',
+    WS_ORIGIN_REFUSED: '此页面无权与 Kabuto 建立实时连接',
+    WS_TOO_MANY: '此设备的实时连接过多，请关闭部分标签页后再试',
   },
   validation: {
     productCode: '请输入4位股票代码',

@@ -164,6 +164,9 @@ export const zhHant = {
     LOGIN_THROTTLED: '登入失敗次數過多。請在{{seconds}}秒後重試，或取得簡訊驗證碼後登入',
     SMS_DAILY_LIMIT: '今天索取驗證碼的次數已達上限，請明天再試',
     PASSWORD_TOO_COMMON: '此密碼屬於常見或已外洩的密碼，請改用其他密碼',
+    DATABASE_UNAVAILABLE: '資料庫暫時無法回應。您的資料安全無虞，請幾秒後再試',
+    WS_ORIGIN_REFUSED: '此頁面無權與 Kabuto 建立即時連線',
+    WS_TOO_MANY: '此裝置的即時連線過多，請關閉部分分頁後再試',
   },
   validation: {
     productCode: '請輸入4碼股票代號',

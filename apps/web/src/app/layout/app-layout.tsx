@@ -5,6 +5,8 @@ import { TAB_ORDER } from '@/shared/navigation/routes';
 import { useTradingEvents } from '@/domains/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
+import { ReconnectingBanner } from './reconnecting-banner';
+import { StaleQuotesBanner } from './stale-quotes-banner';
 import { AppTabBar } from './tab-bar';
 
 /** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
@@ -20,6 +22,8 @@ export function AppLayout() {
   return (
     <div className={`app-shell${isTab ? ' app-shell--tabs' : ''}`}>
       <AppNavBar title={title} showBack={!isTab && handle?.noBack !== true} />
+      <ReconnectingBanner />
+      <StaleQuotesBanner />
       <main className="app-main" id="main">
         <Outlet />
       </main>

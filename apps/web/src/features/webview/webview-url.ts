@@ -1,3 +1,5 @@
+import { WEBVIEW_HOSTS } from '@kabuto/contract';
+
 /** The webview page only shows http(s) addresses; anything else (javascript:, data:, relative) is refused. */
 export function safeWebUrl(raw: string | null): string | null {
   if (raw === null || raw.trim() === '') return null;
@@ -9,20 +11,8 @@ export function safeWebUrl(raw: string | null): string | null {
   }
 }
 
-/**
- * The hosts the webview shows inside the app (each with its subdomains): this app's own and the Japanese
- * authorities a customer is sent to (the FSA and its consumer hotline, the exchange, the dealers'
- * association, the finance bureaus). Any other address opens outside the app, after a warning naming its
- * host: a page inside the app must never look like ours when it is not.
- */
-export const WEBVIEW_HOSTS: readonly string[] = [
-  'fsa.go.jp',
-  'mof.go.jp',
-  'jpx.co.jp',
-  'jsda.or.jp',
-  'finmac.or.jp',
-  'e-gov.go.jp',
-];
+/** The hosts the webview frames: one list with the server's Content-Security-Policy (ADR 0032). */
+export { WEBVIEW_HOSTS } from '@kabuto/contract';
 
 export type WebviewTarget =
   { kind: 'invalid' } | { kind: 'inside'; url: string } | { kind: 'outside'; url: string; host: string };

@@ -130,6 +130,24 @@ describe('realtime connection', () => {
     expect(last().url).toBe('ws://test/api/ws');
   });
 
+  it('says quotes are stale while the server says so, and live again when it says so or a new socket greets', () => {
+    const { connection } = setup();
+    const told: boolean[] = [];
+    connection.onStale((stale) => told.push(stale));
+    connection.subscribe(['7203']);
+    last().open();
+    last().receive({ type: 'ready', user_id: null });
+    expect(connection.isStale()).toBe(false);
+    last().receive({ type: 'stream', stale: true });
+    expect(connection.isStale()).toBe(true);
+    last().receive({ type: 'stream', stale: true });
+    last().receive({ type: 'stream', stale: false });
+    last().receive({ type: 'stream', stale: true });
+    // a new socket is live unless its server says otherwise
+    last().receive({ type: 'ready', user_id: null });
+    expect(told).toEqual([true, false, true, false]);
+  });
+
   it("throws 'WebSocket is not connected' when sending on a closed socket", () => {
     const { connection } = setup();
     expect(() => {

@@ -89,6 +89,9 @@ export class RealtimeConnection {
   private readonly indexListeners = new Set<Listener<IndexTick>>();
   private readonly eventListeners = new Set<Listener<TUserEvent>>();
   private readonly stateListeners = new Set<Listener<ConnectionState>>();
+  private readonly staleListeners = new Set<Listener<boolean>>();
+  /** the server said its live stream is interrupted (ADR 0032); a new socket is live until told otherwise */
+  private stale = false;
 
   constructor(deps: RealtimeDeps) {
     this.deps = {
@@ -199,6 +202,21 @@ export class RealtimeConnection {
 
   onIndex(listener: Listener<IndexTick>): () => void {
     return this.addListener(this.indexListeners, listener);
+  }
+
+  /** Whether the server said its quotes are stale (its pub/sub lost), told on every change. */
+  isStale(): boolean {
+    return this.stale;
+  }
+
+  onStale(listener: Listener<boolean>): () => void {
+    return this.addListener(this.staleListeners, listener);
+  }
+
+  private setStale(stale: boolean): void {
+    if (stale === this.stale) return;
+    this.stale = stale;
+    for (const listener of this.staleListeners) listener(stale);
   }
 
   /** The user's own events (order filled, review finished…); keeps the socket open while listened to. */
@@ -400,6 +418,13 @@ export class RealtimeConnection {
         break;
       case 'event':
         for (const listener of this.eventListeners) listener(message.event);
+        break;
+      case 'stream':
+        this.setStale(message.stale);
+        break;
+      case 'ready':
+        // a new socket (or a new session on it): live unless the server says otherwise next
+        if (message.user_id === null) this.setStale(false);
         break;
       case 'error':
         this.deps.log?.(`websocket: server error ${message.code}`, message.msg);

@@ -1,5 +1,5 @@
 import { WS_PATH, ZUserInfo, type TUserEvent } from '@kabuto/contract';
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
 import { queryClient } from '../api/query-client';
 import { sessionStore } from '../session/session';
@@ -97,4 +97,12 @@ export function useIndexStream(): void {
 /** The user's own events (later features: orders filled, reviews finished). */
 export function subscribeUserEvents(listener: (event: TUserEvent) => void): () => void {
   return realtime.onUserEvent(listener);
+}
+
+/** Whether the server said its live quotes are stale (its pub/sub lost; ADR 0032), re-rendered on change. */
+export function useQuotesStale(): boolean {
+  return useSyncExternalStore(
+    (onChange) => realtime.onStale(onChange),
+    () => realtime.isStale(),
+  );
 }
