@@ -281,6 +281,13 @@ export const en = {
     customerService: 'Customer service channels',
     channelName: 'Name',
     channelUrl: 'Link',
+    firm: 'The firm (about section)',
+    firmName: 'Name',
+    firmRegistration: 'Registration',
+    firmRegistrationHelp:
+      'E.g. Director-General of the Kanto Local Finance Bureau (FIBO) No. 000. Leave it empty when there is none (a demo): the app then says so.',
+    firmAssociations: 'Associations',
+    firmAssociationsHelp: 'One per line',
     channelDays: 'Days',
     channelOpens: 'Opens (Japan time)',
     channelCloses: 'Closes (Japan time)',

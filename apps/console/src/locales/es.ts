@@ -279,6 +279,13 @@ export const es = {
     customerService: 'Canales de atención al cliente',
     channelName: 'Nombre',
     channelUrl: 'Enlace',
+    firm: 'La empresa (sección «Acerca de»)',
+    firmName: 'Denominación',
+    firmRegistration: 'Registro',
+    firmRegistrationHelp:
+      'P. ej., Director General de la Oficina Financiera Regional de Kanto (FIBO) n.º 000. Déjalo vacío si no hay (una demo): la app lo indicará.',
+    firmAssociations: 'Asociaciones',
+    firmAssociationsHelp: 'Una por línea',
     channelDays: 'Días',
     channelOpens: 'Apertura (hora de Japón)',
     channelCloses: 'Cierre (hora de Japón)',

@@ -280,6 +280,13 @@ export const fr = {
     customerService: 'Canaux du service client',
     channelName: 'Nom',
     channelUrl: 'Lien',
+    firm: 'La société (section « À propos »)',
+    firmName: 'Raison sociale',
+    firmRegistration: 'Immatriculation',
+    firmRegistrationHelp:
+      'P. ex. Directeur général du bureau financier régional du Kantō (FIBO) n° 000. Laissez vide s’il n’y en a pas (une démo) : l’app l’indiquera.',
+    firmAssociations: 'Associations',
+    firmAssociationsHelp: 'Une par ligne',
     channelDays: 'Jours',
     channelOpens: 'Ouverture (heure du Japon)',
     channelCloses: 'Fermeture (heure du Japon)',

@@ -278,6 +278,13 @@ export const ja = {
     customerService: 'カスタマーサポートの窓口',
     channelName: '名称',
     channelUrl: 'リンク',
+    firm: '会社情報（このアプリについて）',
+    firmName: '商号',
+    firmRegistration: '登録番号',
+    firmRegistrationHelp:
+      '例：関東財務局長（金商）第○○号。登録がない場合（デモなど）は空欄にすると、アプリに「登録なし」と表示されます。',
+    firmAssociations: '加入協会',
+    firmAssociationsHelp: '1行に1つ',
     channelDays: '受付曜日',
     channelOpens: '受付開始（日本時間）',
     channelCloses: '受付終了（日本時間）',

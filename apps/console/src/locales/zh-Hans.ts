@@ -278,6 +278,13 @@ export const zhHans = {
     customerService: '客服渠道',
     channelName: '名称',
     channelUrl: '链接',
+    firm: '公司信息（关于本应用）',
+    firmName: '商号',
+    firmRegistration: '登记编号',
+    firmRegistrationHelp:
+      '例如：关东财务局长（金商）第○○号。没有登记时（如演示版）请留空，应用中将显示“无”。',
+    firmAssociations: '加入的协会',
+    firmAssociationsHelp: '每行一个',
     channelDays: '服务日',
     channelOpens: '开始时间（日本时间）',
     channelCloses: '结束时间（日本时间）',

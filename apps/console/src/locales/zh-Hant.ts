@@ -278,6 +278,13 @@ export const zhHant = {
     customerService: '客服管道',
     channelName: '名稱',
     channelUrl: '連結',
+    firm: '公司資訊（關於本應用程式）',
+    firmName: '商號',
+    firmRegistration: '登錄編號',
+    firmRegistrationHelp:
+      '例如：關東財務局長（金商）第○○號。沒有登錄時（如示範版）請留空，應用程式中將顯示「無」。',
+    firmAssociations: '加入的協會',
+    firmAssociationsHelp: '每行一個',
     channelDays: '服務日',
     channelOpens: '開始時間（日本時間）',
     channelCloses: '結束時間（日本時間）',

@@ -32,6 +32,7 @@ const PUBLIC = new Set([
   // The published customer-service channels, and the console's sign-in (console routes take an operator's
   // bearer token, so a user's `token` header is refused there as well).
   'GET /api/customer-service',
+  'GET /api/about',
   'POST /api/console/login',
   // Published products, articles and derived market events can be read before signing in, like prices.
   'GET /api/products',

@@ -323,6 +323,14 @@ export const en = {
     version: 'App version',
     logout: 'Log out',
     preview: 'Example: rise <r>{{rise}}</r>, fall <f>{{fall}}</f>',
+    about: 'About',
+    versionText: '{{version}} ({{code}})',
+    firm: 'Operated by',
+    registration: 'Registration',
+    none: 'None',
+    unregistered:
+      'This is a demo: it is not a registered financial instruments business and handles no real money or shares.',
+    associations: 'Member of',
   },
   passkeys: {
     rename: 'Rename',

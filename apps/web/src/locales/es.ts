@@ -322,6 +322,14 @@ export const es = {
     version: 'Versión de la aplicación',
     logout: 'Cerrar sesión',
     preview: 'Ejemplo: subida <r>{{rise}}</r>, bajada <f>{{fall}}</f>',
+    about: 'Acerca de',
+    versionText: '{{version}} ({{code}})',
+    firm: 'Operado por',
+    registration: 'Registro',
+    none: 'Ninguno',
+    unregistered:
+      'Es una demo: no es una empresa de servicios de inversión registrada y no maneja dinero ni acciones reales.',
+    associations: 'Miembro de',
   },
   passkeys: {
     rename: 'Cambiar nombre',

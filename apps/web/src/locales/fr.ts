@@ -324,6 +324,14 @@ export const fr = {
     version: "Version de l'application",
     logout: 'Se déconnecter',
     preview: 'Exemple : hausse <r>{{rise}}</r>, baisse <f>{{fall}}</f>',
+    about: 'À propos',
+    versionText: '{{version}} ({{code}})',
+    firm: 'Exploité par',
+    registration: 'Immatriculation',
+    none: 'Aucune',
+    unregistered:
+      'Ceci est une démo : ce n’est pas un prestataire de services d’investissement enregistré, et elle ne manipule ni argent ni actions réels.',
+    associations: 'Membre de',
   },
   passkeys: {
     rename: 'Renommer',

@@ -320,6 +320,13 @@ export const ja = {
     version: 'アプリのバージョン',
     logout: 'ログアウト',
     preview: '表示例：上昇 <r>{{rise}}</r>、下落 <f>{{fall}}</f>',
+    about: 'このアプリについて',
+    versionText: '{{version}}（{{code}}）',
+    firm: '金融商品取引業者',
+    registration: '登録番号',
+    none: 'なし',
+    unregistered: 'デモ版のため、金融商品取引業の登録はありません。実際のお金や株式は扱いません。',
+    associations: '加入協会',
   },
   passkeys: {
     rename: '名前を変更',

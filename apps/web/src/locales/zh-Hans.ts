@@ -316,6 +316,13 @@ export const zhHans = {
     version: '应用版本',
     logout: '退出登录',
     preview: '示例：上涨 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
+    about: '关于本应用',
+    versionText: '{{version}}（{{code}}）',
+    firm: '运营方',
+    registration: '登记编号',
+    none: '无',
+    unregistered: '这是演示版，并非登记在册的金融商品交易业者，不涉及真实资金或股票。',
+    associations: '加入的协会',
   },
   passkeys: {
     rename: '重命名',

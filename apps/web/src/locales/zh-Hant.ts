@@ -316,6 +316,13 @@ export const zhHant = {
     version: '應用程式版本',
     logout: '登出',
     preview: '範例：上漲 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
+    about: '關於本應用程式',
+    versionText: '{{version}}（{{code}}）',
+    firm: '營運方',
+    registration: '登錄編號',
+    none: '無',
+    unregistered: '這是示範版，並非已登錄的金融商品交易業者，不涉及真實資金或股票。',
+    associations: '加入的協會',
   },
   passkeys: {
     rename: '重新命名',

@@ -196,6 +196,26 @@ export const ZWithdrawalWindow = z
   })
   .refine((w) => w.start < w.end, { error: 'validation.windowOrder', path: ['end'] });
 
+/**
+ * 金融商品取引業者としての登録: the firm's name, its registration (e.g. 関東財務局長（金商）第○○号) and the
+ * associations it belongs to, published by an administrator and shown on the app's about section. The demo
+ * is no registered firm: its registration is null, and the app says so.
+ */
+export const ZFirmSettings = z.object({
+  name: z.string().trim().min(1).max(100),
+  registration: z.string().trim().min(1).max(100).nullable(),
+  associations: z.array(z.string().trim().min(1).max(100)).max(10),
+});
+export type TFirmSettings = z.infer<typeof ZFirmSettings>;
+
+// GET /api/about (public): the app's version and the firm behind it
+export const ZAbout = z.object({
+  version: z.string(),
+  version_code: z.number().int(),
+  firm: ZFirmSettings,
+});
+export type TAbout = z.infer<typeof ZAbout>;
+
 export const ZSettings = z.object({
   withdrawal: z.object({
     min_yen: z.number().int().min(1).max(100_000_000),
@@ -236,9 +256,19 @@ export const ZSettings = z.object({
   opening: ZOpeningSettings,
   /** credit loans' policy (issue 18, ADR 0028) */
   loans: ZLoanSettings,
+  /** the firm's registration as the about section shows it (issue 19) */
+  firm: ZFirmSettings,
 });
 export type TSettings = z.infer<typeof ZSettings>;
-export const SETTING_KEYS = ['withdrawal', 'deposit', 'customer_service', 'tax', 'opening', 'loans'] as const;
+export const SETTING_KEYS = [
+  'withdrawal',
+  'deposit',
+  'customer_service',
+  'tax',
+  'opening',
+  'loans',
+  'firm',
+] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const ZInvitationCode = z.object({

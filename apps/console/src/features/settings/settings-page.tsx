@@ -453,6 +453,75 @@ function TaxForm({ value, editable }: { value: TSettings['tax']; editable: boole
  * The loan settings (ADR 0028): the minimum, a first limit, four-eyes, the interest-free period and the
  * overdue days. The rates are the loan products' and their legal caps are not settings.
  */
+interface FirmValues {
+  name?: string;
+  registration?: string;
+  associations?: string;
+}
+
+/** The firm's registration, shown on the app's about section; an empty registration reads as "none". */
+function FirmForm({ value, editable }: { value: TSettings['firm']; editable: boolean }) {
+  const { t } = useLocale();
+  const [form] = Form.useForm<FirmValues>();
+  const save = useSaveSetting('firm', form);
+  useEffect(() => {
+    form.setFieldsValue({
+      name: value.name,
+      registration: value.registration ?? '',
+      associations: value.associations.join('\n'),
+    });
+  }, [form, value]);
+  const submit = (values: FirmValues) => {
+    const registration = (values.registration ?? '').trim();
+    const body = checkForm(
+      form,
+      ZSettings.shape.firm,
+      {
+        name: values.name ?? '',
+        registration: registration === '' ? null : registration,
+        associations: (values.associations ?? '')
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== ''),
+      },
+      {
+        name: t('settings.firmName'),
+        registration: t('settings.firmRegistration'),
+        associations: t('settings.firmAssociations'),
+      },
+    );
+    if (body !== null) save.mutate(body);
+  };
+  return (
+    <Card title={t('settings.firm')}>
+      <Form form={form} name="settings-firm" layout="vertical" disabled={!editable} onFinish={submit}>
+        <Form.Item label={t('settings.firmName')} name="name">
+          <Input maxLength={100} />
+        </Form.Item>
+        <Form.Item
+          label={t('settings.firmRegistration')}
+          name="registration"
+          extra={t('settings.firmRegistrationHelp')}
+        >
+          <Input maxLength={100} placeholder="関東財務局長（金商）第○○号" />
+        </Form.Item>
+        <Form.Item
+          label={t('settings.firmAssociations')}
+          name="associations"
+          extra={t('settings.firmAssociationsHelp')}
+        >
+          <Input.TextArea rows={3} />
+        </Form.Item>
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
 function LoansForm({ value, editable }: { value: TSettings['loans']; editable: boolean }) {
   const { t } = useLocale();
   return (
@@ -503,6 +572,7 @@ export function SettingsPage() {
           <CustomerServiceForm value={query.data.customer_service} editable={editable} />
           <TaxForm value={query.data.tax} editable={editable} />
           <LoansForm value={query.data.loans} editable={editable} />
+          <FirmForm value={query.data.firm} editable={editable} />
         </>
       )}
     </Space>

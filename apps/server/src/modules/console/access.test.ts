@@ -89,6 +89,7 @@ const CONSOLE_ROUTES = [
   'POST /api/console/loans/products',
   'POST /api/console/loans/products/{id}/retire',
   'PUT /api/console/settings/loans',
+  'PUT /api/console/settings/firm',
   // news: articles (editors and administrators) and feeds (administrators), ADR 0029
   'GET /api/console/news',
   'POST /api/console/news',

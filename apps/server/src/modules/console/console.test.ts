@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOGIN_MAX_FAILURES, type TAuditEntry, type TSettings } from '@kabuto/contract';
+import { LOGIN_MAX_FAILURES, type TAbout, type TAuditEntry, type TSettings } from '@kabuto/contract';
 import { auditLog, operatorSessions, operators } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import {
@@ -113,6 +113,26 @@ describe('settings', () => {
     const channels = [{ name: 'LINE', url: 'https://line.me/R/ti/p/@kabuto', hours: '9:00-17:00' }];
     const cs = await put('/api/console/settings/customer_service', admin.headers, channels);
     expect(body<TSettings>(cs).data.customer_service).toEqual(channels);
+  });
+
+  it('publishes the firm’s registration to the app’s about section, which says a demo is not registered', async () => {
+    const admin = await operator();
+    const demo = body<TAbout>(await t.app.inject({ url: '/api/about' })).data;
+    expect(demo).toEqual({
+      version: '1.0.0',
+      version_code: 100,
+      firm: { name: 'Kabuto (demo)', registration: null, associations: [] },
+    });
+    const firm = {
+      name: 'カブト証券株式会社',
+      registration: '関東財務局長（金商）第9999号',
+      associations: ['日本証券業協会'],
+    };
+    expect((await put('/api/console/settings/firm', admin.headers, firm)).statusCode).toBe(200);
+    expect(body<TAbout>(await t.app.inject({ url: '/api/about' })).data.firm).toEqual(firm);
+    const blank = await put('/api/console/settings/firm', admin.headers, { ...firm, name: ' ' });
+    expect(blank.statusCode).toBe(400);
+    expect((await auditOf(admin.headers, 'action=settings.update&target_id=firm')).total).toBe(1);
   });
 
   it('refuses bad values with a localized validation error naming the field, and unknown parts', async () => {

@@ -7,6 +7,9 @@ import {
   ZDepositPage,
   ZRecordsQuery,
   ZServiceChannels,
+  ZAbout,
+  APP_VERSION,
+  APP_VERSION_CODE,
   ZWithdrawal,
   ZWithdrawalCreate,
   ZWithdrawalPage,
@@ -150,5 +153,13 @@ export const fundsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['account'], response: { 200: envelope(ZServiceChannels) } } },
     async (request) =>
       ok(request, { items: (await loadSettings(app.ctx.db, app.ctx.config)).customer_service }),
+  );
+
+  app.get('/about', { schema: { tags: ['account'], response: { 200: envelope(ZAbout) } } }, async (request) =>
+    ok(request, {
+      version: APP_VERSION,
+      version_code: APP_VERSION_CODE,
+      firm: (await loadSettings(app.ctx.db, app.ctx.config)).firm,
+    }),
   );
 };

@@ -43,6 +43,8 @@ export function defaultSettings(config: Config): TSettings {
     tax: { ...DEFAULT_TAX_SETTINGS },
     opening: { ...DEFAULT_OPENING_SETTINGS },
     loans: { ...DEFAULT_LOAN_SETTINGS },
+    // the demo is no registered firm, and the about section says so until operators publish the real one
+    firm: { name: 'Kabuto (demo)', registration: null, associations: [] },
   };
 }
 

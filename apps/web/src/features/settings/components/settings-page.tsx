@@ -1,6 +1,8 @@
-import { APP_VERSION } from '@kabuto/contract';
+import { APP_VERSION, APP_VERSION_CODE, ZAbout } from '@kabuto/contract';
+import { useQuery } from '@tanstack/react-query';
 import { List, Radio, Space } from 'antd-mobile';
 import { Trans, useTranslation } from 'react-i18next';
+import { api } from '@/shared/api/client';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { priceColorsOf, type PriceColors } from '@/shared/session/session-store';
 import { sessionStore, useSession } from '@/shared/session/session';
@@ -55,11 +57,59 @@ export function SettingsPage() {
           <MenuLink to={PAGE_PATHS.transactionPassword}>{t('settings.transactionPassword')}</MenuLink>
         )}
         <MenuLink to={PAGE_PATHS.userAgreement}>{t('settings.userAgreement')}</MenuLink>
-        <List.Item extra={<span data-testid="app-version">{APP_VERSION}</span>}>
-          {t('settings.version')}
-        </List.Item>
         {loggedIn && <MenuButton onClick={() => void confirmLogout()}>{t('settings.logout')}</MenuButton>}
       </List>
+      <About />
     </>
+  );
+}
+
+/** GET /api/about (public): the app's version and the firm's registration as its administrators publish it. */
+const aboutQuery = {
+  queryKey: ['about'] as const,
+  queryFn: () => api.request({ path: '/about', schema: ZAbout }),
+  staleTime: 60 * 60_000,
+};
+
+/** The about section: version and version code, and who runs the service (a demo says it is none). */
+function About() {
+  const { t } = useTranslation();
+  const { data } = useQuery(aboutQuery);
+  const firm = data?.firm;
+  return (
+    <List header={t('settings.about')} data-testid="about">
+      <List.Item
+        extra={
+          <span data-testid="app-version">
+            {t('settings.versionText', {
+              version: data?.version ?? APP_VERSION,
+              code: data?.version_code ?? APP_VERSION_CODE,
+            })}
+          </span>
+        }
+      >
+        {t('settings.version')}
+      </List.Item>
+      {firm && (
+        <>
+          <List.Item extra={<span className="about-value">{firm.name}</span>}>{t('settings.firm')}</List.Item>
+          <List.Item
+            description={firm.registration === null ? t('settings.unregistered') : undefined}
+            extra={
+              <span className="about-value" data-testid="firm-registration">
+                {firm.registration ?? t('settings.none')}
+              </span>
+            }
+          >
+            {t('settings.registration')}
+          </List.Item>
+          {firm.associations.length > 0 && (
+            <List.Item extra={<span className="about-value">{firm.associations.join('、')}</span>}>
+              {t('settings.associations')}
+            </List.Item>
+          )}
+        </>
+      )}
+    </List>
   );
 }
