@@ -10,6 +10,8 @@ export const en = {
   common: {
     loading: 'Loading…',
     retry: 'Try again',
+    reconnecting:
+      'Reconnecting to the server… The data is safe; this page will update by itself once it answers',
     reload: 'Reload the page',
     cancel: 'Cancel',
     save: 'Save',

@@ -7,6 +7,8 @@ export const es = {
   common: {
     loading: 'Cargando…',
     retry: 'Reintentar',
+    reconnecting:
+      'Reconectando con el servidor… Los datos están a salvo; esta página se actualizará sola cuando responda',
     reload: 'Recargar la página',
     cancel: 'Cancelar',
     save: 'Guardar',

@@ -7,6 +7,8 @@ export const fr = {
   common: {
     loading: 'Chargement…',
     retry: 'Réessayer',
+    reconnecting:
+      'Reconnexion au serveur… Les données sont en sécurité ; cette page se mettra à jour d’elle-même dès qu’il répondra',
     reload: 'Recharger la page',
     cancel: 'Annuler',
     save: 'Enregistrer',

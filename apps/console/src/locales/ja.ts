@@ -7,6 +7,7 @@ export const ja = {
   common: {
     loading: '読み込み中…',
     retry: '再試行',
+    reconnecting: 'サーバーに再接続しています… データは安全です。つながると、この画面は自動で更新されます',
     reload: 'ページを再読み込み',
     cancel: 'キャンセル',
     save: '保存',

@@ -7,6 +7,7 @@ export const zhHans = {
   common: {
     loading: '加载中…',
     retry: '重试',
+    reconnecting: '正在重新连接服务器… 数据安全无虞，连接恢复后本页面会自动更新',
     reload: '重新加载页面',
     cancel: '取消',
     save: '保存',

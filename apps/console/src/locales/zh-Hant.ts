@@ -7,6 +7,7 @@ export const zhHant = {
   common: {
     loading: '載入中…',
     retry: '重試',
+    reconnecting: '正在重新連線伺服器… 資料安全無虞，連線恢復後本頁面會自動更新',
     reload: '重新載入頁面',
     cancel: '取消',
     save: '儲存',
