@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { consoleRoute, openedDialog } from './console.js';
-import { adminBearer } from './operator-api.js';
+import { adminBearer, confirmProposals } from './operator-api.js';
 
 /**
  * What funds.spec.ts needs beyond console.ts (the console's screens) and operator-api.ts: a second
@@ -37,7 +37,10 @@ export async function loadSettings(request: APIRequestContext): Promise<Settings
   return answer.data;
 }
 
-/** PUT /api/console/settings/<key> as the administrator. */
+/**
+ * PUT /api/console/settings/<key> as the administrator; a change of the threshold or the deposit account is
+ * a proposal (ADR 0034), which the second administrator then confirms.
+ */
 export async function putSetting<K extends keyof Settings>(
   request: APIRequestContext,
   key: K,
@@ -47,6 +50,7 @@ export async function putSetting<K extends keyof Settings>(
     await request.put(`/api/console/settings/${key}`, { headers: await adminBearer(request), data: value }),
   );
   expect(answer.code, answer.msg).toBe(1);
+  if (key === 'withdrawal' || key === 'deposit') await confirmProposals(request, key);
 }
 
 /** The Tokyo time of day of an instant, in minutes. */

@@ -44,6 +44,67 @@ export async function adminBearer(request: APIRequestContext): Promise<{ authori
   return { authorization };
 }
 
+/** The second administrator four-eyes needs (ADR 0034), made through the console API by the first. */
+export const SECOND_ADMIN_USERNAME = 'admin2';
+export const SECOND_ADMIN_PASSWORD = 'e2e-admin2-changed-2026';
+
+/**
+ * Signs in as the second administrator, creating it (one-time password, then its own) the first time: it
+ * confirms what the seeded administrator proposes, since nobody confirms their own change.
+ */
+export async function secondAdminBearer(request: APIRequestContext): Promise<{ authorization: string }> {
+  const login = async (password: string) =>
+    json<{ token: string }>(
+      await request.post('/api/console/login', { data: { username: SECOND_ADMIN_USERNAME, password } }),
+    );
+  const known = await login(SECOND_ADMIN_PASSWORD);
+  if (known.code === 1) return { authorization: `Bearer ${known.data.token}` };
+  const created = await json<{ one_time_password: string }>(
+    await request.post('/api/console/operators', {
+      headers: await adminBearer(request),
+      data: {
+        username: SECOND_ADMIN_USERNAME,
+        display_name: 'E2E second administrator',
+        role: 'administrator',
+      },
+    }),
+  );
+  expect(created.code, created.msg).toBe(1);
+  const first = await login(created.data.one_time_password);
+  expect(first.code, first.msg).toBe(1);
+  const changed = await json(
+    await request.post('/api/console/password', {
+      headers: { authorization: `Bearer ${first.data.token}` },
+      data: { old_password: created.data.one_time_password, new_password: SECOND_ADMIN_PASSWORD },
+    }),
+  );
+  expect(changed.code, changed.msg).toBe(1);
+  const again = await login(SECOND_ADMIN_PASSWORD);
+  expect(again.code, again.msg).toBe(1);
+  return { authorization: `Bearer ${again.data.token}` };
+}
+
+/**
+ * Confirms, as the second administrator, every pending four-eyes proposal of a settings part (ADR 0034):
+ * the threshold or the deposit account the seeded administrator just saved.
+ */
+export async function confirmProposals(request: APIRequestContext, key: string): Promise<void> {
+  const second = await secondAdminBearer(request);
+  const pending = await json<{ items: { id: number; key: string }[] }>(
+    await request.get('/api/console/settings/proposals', { headers: second }),
+  );
+  expect(pending.code, pending.msg).toBe(1);
+  for (const proposal of pending.data.items.filter((p) => p.key === key)) {
+    const confirmed = await json(
+      await request.post(`/api/console/settings/proposals/${String(proposal.id)}/confirm`, {
+        headers: second,
+        data: {},
+      }),
+    );
+    expect(confirmed.code, confirmed.msg).toBe(1);
+  }
+}
+
 /**
  * A complete account application (issue 23) as POST /api/identity takes it: answers that pass every
  * default suitability rule, the published sample My Number, and the given photos.

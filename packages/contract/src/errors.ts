@@ -191,6 +191,13 @@ export const ERRORS = {
   WS_ORIGIN_REFUSED: { code: 1761, http: 403 },
   /** one client address holds the most live sockets it may (WS_MAX_PER_CLIENT) */
   WS_TOO_MANY: { code: 1762, http: 429 },
+  // Four-eyes on settings (issue 22, ADR 0034): 1840-1859
+  /** a change of this four-eyes setting already waits for confirmation: confirm or cancel it first */
+  SETTING_PROPOSAL_PENDING: { code: 1840, http: 409 },
+  /** no such pending proposal (already confirmed or cancelled, or replaced) */
+  SETTING_PROPOSAL_NOT_FOUND: { code: 1841, http: 404 },
+  /** the administrator who proposed a change cannot be the one who confirms it */
+  SETTING_PROPOSAL_OWN: { code: 1842, http: 403 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

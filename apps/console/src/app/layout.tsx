@@ -29,6 +29,7 @@ import { LanguageSwitcher } from '@/shared/language-switcher';
 import { PageLoading } from '@/shared/page-loading';
 import { isAdministrator, useMe } from '@/shared/queries';
 import { sessionStore, useSession } from '@/shared/session';
+import { ReconnectingAlert } from './reconnecting-alert';
 
 function menuKeyOf(pathname: string): string {
   if (pathname.startsWith('/users')) return '/users';
@@ -167,6 +168,7 @@ export function ConsoleLayout() {
         </Layout.Header>
         {/* antd renders the content as the page's <main> landmark. */}
         <Layout.Content style={{ padding: 24 }}>
+          <ReconnectingAlert />
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -10,6 +10,8 @@ export const en = {
   common: {
     loading: 'Loading…',
     retry: 'Try again',
+    reconnecting:
+      'Reconnecting to the server… The data is safe; this page will update by itself once it answers',
     reload: 'Reload the page',
     cancel: 'Cancel',
     save: 'Save',
@@ -294,6 +296,22 @@ export const en = {
     channelNote: 'Note',
     addChannel: 'Add a channel',
     noChannels: 'No channels yet',
+    bankCode: 'Bank code',
+    holderKana: 'Account holder (kana)',
+    fourEyesThreshold:
+      'A change to the second-approval threshold takes effect only when another administrator confirms it.',
+    fourEyesDeposit:
+      'A change to the bank account takes effect only when another administrator confirms it; every customer is then told of the new account. The deposit page address changes at once.',
+    proposed: 'Saved. The change to the protected setting now waits for another administrator to confirm it.',
+    pending: 'Change waiting for a second administrator: {{part}}',
+    pendingBy: 'Proposed by {{name}} on {{at}}',
+    depositNotice: 'Once confirmed, every customer is sent a message with the new account.',
+    ownProposal: 'You proposed this change, so another administrator must confirm it.',
+    confirm: 'Confirm the change',
+    confirmTitle: 'Confirm this change? It takes effect at once.',
+    cancelProposal: 'Withdraw the change',
+    confirmed: 'Change confirmed and now in effect',
+    cancelled: 'Change withdrawn; nothing was changed',
   },
   invites: {
     title: 'Invitation codes',

@@ -7,6 +7,8 @@ export const es = {
   common: {
     loading: 'Cargando…',
     retry: 'Reintentar',
+    reconnecting:
+      'Reconectando con el servidor… Los datos están a salvo; esta página se actualizará sola cuando responda',
     reload: 'Recargar la página',
     cancel: 'Cancelar',
     save: 'Guardar',
@@ -292,6 +294,23 @@ export const es = {
     channelNote: 'Nota',
     addChannel: 'Añadir un canal',
     noChannels: 'Todavía no hay canales',
+    bankCode: 'Código de banco',
+    holderKana: 'Titular de la cuenta (kana)',
+    fourEyesThreshold:
+      'Un cambio del umbral de segunda aprobación solo entra en vigor cuando otro administrador lo confirma.',
+    fourEyesDeposit:
+      'Un cambio de la cuenta bancaria solo entra en vigor cuando otro administrador lo confirma; entonces se informa a todos los clientes de la nueva cuenta. La dirección de la página de depósito cambia al instante.',
+    proposed:
+      'Guardado. El cambio del ajuste protegido queda a la espera de que otro administrador lo confirme.',
+    pending: 'Cambio pendiente de un segundo administrador: {{part}}',
+    pendingBy: 'Propuesto por {{name}} el {{at}}',
+    depositNotice: 'Una vez confirmado, se envía a todos los clientes un mensaje con la nueva cuenta.',
+    ownProposal: 'Usted propuso este cambio, así que debe confirmarlo otro administrador.',
+    confirm: 'Confirmar el cambio',
+    confirmTitle: '¿Confirmar este cambio? Entra en vigor de inmediato.',
+    cancelProposal: 'Retirar el cambio',
+    confirmed: 'Cambio confirmado y ya en vigor',
+    cancelled: 'Cambio retirado; no se ha modificado nada',
   },
   invites: {
     title: 'Códigos de invitación',

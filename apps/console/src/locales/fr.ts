@@ -7,6 +7,8 @@ export const fr = {
   common: {
     loading: 'Chargement…',
     retry: 'Réessayer',
+    reconnecting:
+      'Reconnexion au serveur… Les données sont en sécurité ; cette page se mettra à jour d’elle-même dès qu’il répondra',
     reload: 'Recharger la page',
     cancel: 'Annuler',
     save: 'Enregistrer',
@@ -293,6 +295,23 @@ export const fr = {
     channelNote: 'Remarque',
     addChannel: 'Ajouter un canal',
     noChannels: 'Aucun canal pour l’instant',
+    bankCode: 'Code de la banque',
+    holderKana: 'Titulaire du compte (kana)',
+    fourEyesThreshold:
+      'Une modification du seuil de seconde approbation ne prend effet que lorsqu’un autre administrateur la confirme.',
+    fourEyesDeposit:
+      'Une modification du compte bancaire ne prend effet que lorsqu’un autre administrateur la confirme ; chaque client est alors informé du nouveau compte. L’adresse de la page de dépôt change immédiatement.',
+    proposed:
+      'Enregistré. La modification du paramètre protégé attend la confirmation d’un autre administrateur.',
+    pending: 'Modification en attente d’un second administrateur : {{part}}',
+    pendingBy: 'Proposée par {{name}} le {{at}}',
+    depositNotice: 'Une fois confirmée, chaque client reçoit un message indiquant le nouveau compte.',
+    ownProposal: 'Vous avez proposé cette modification : un autre administrateur doit la confirmer.',
+    confirm: 'Confirmer la modification',
+    confirmTitle: 'Confirmer cette modification ? Elle prend effet immédiatement.',
+    cancelProposal: 'Retirer la modification',
+    confirmed: 'Modification confirmée et en vigueur',
+    cancelled: 'Modification retirée ; rien n’a changé',
   },
   invites: {
     title: 'Codes d’invitation',

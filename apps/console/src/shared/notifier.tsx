@@ -21,8 +21,9 @@ export function NotifierBridge() {
 }
 
 export const notify = {
+  // keyed by its text, so that a failure repeated by read retries shows once, not once per try
   error: (text: string) => {
-    void messages?.error(text);
+    void messages?.error({ content: text, key: text });
   },
   warning: (text: string) => {
     void messages?.warning(text);

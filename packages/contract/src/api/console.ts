@@ -271,6 +271,32 @@ export const SETTING_KEYS = [
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
+/**
+ * The settings that could defeat four-eyes (ADR 0034): the second-approval threshold of withdrawals and the
+ * firm's deposit bank account. Saving a change to them proposes it; a different administrator confirms it.
+ */
+export const FOUR_EYES_KEYS = ['withdrawal', 'deposit'] as const;
+export type FourEyesKey = (typeof FOUR_EYES_KEYS)[number];
+/** The deposit settings that say where customers send money (the deposit page's URL is not one of them). */
+export const ZFirmDepositAccount = ZSettings.shape.deposit.omit({ url: true });
+export type TFirmDepositAccount = z.infer<typeof ZFirmDepositAccount>;
+export const ZWithdrawalThreshold = ZSettings.shape.withdrawal.pick({ second_approval_over_yen: true });
+
+const proposalCommon = {
+  /** the id of the audit entry that recorded the proposal */
+  id: z.number().int(),
+  proposed_by: z.object({ id: z.number().int(), display_name: z.string() }),
+  proposed_at: z.string(),
+};
+/** A change of a four-eyes setting waiting for a second administrator: what takes effect at confirmation. */
+export const ZSettingProposal = z.discriminatedUnion('key', [
+  z.object({ ...proposalCommon, key: z.literal('withdrawal'), proposed: ZWithdrawalThreshold }),
+  z.object({ ...proposalCommon, key: z.literal('deposit'), proposed: ZFirmDepositAccount }),
+]);
+export type TSettingProposal = z.infer<typeof ZSettingProposal>;
+export const ZSettingProposalList = z.object({ items: z.array(ZSettingProposal) });
+export type TSettingProposalList = z.infer<typeof ZSettingProposalList>;
+
 export const ZInvitationCode = z.object({
   code: z.string(),
   kind: z.enum(['user', 'campaign']),

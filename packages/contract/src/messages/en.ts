@@ -198,6 +198,10 @@ export const en = {
       'Our database is not answering right now. Your data is safe; please try again in a few seconds',
     WS_ORIGIN_REFUSED: 'This page may not open a live connection to Kabuto',
     WS_TOO_MANY: 'Too many live connections from this device. Close some tabs and try again',
+    SETTING_PROPOSAL_PENDING:
+      'A change to this setting is already waiting for confirmation. Confirm or cancel it first',
+    SETTING_PROPOSAL_NOT_FOUND: 'No pending change found. It has already been confirmed or cancelled',
+    SETTING_PROPOSAL_OWN: 'You cannot confirm a change you proposed. Another administrator must confirm it',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

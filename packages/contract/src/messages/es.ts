@@ -197,6 +197,11 @@ export const es = {
     WS_ORIGIN_REFUSED: 'Esta página no puede abrir una conexión en directo con Kabuto',
     WS_TOO_MANY:
       'Hay demasiadas conexiones en directo desde este dispositivo. Cierre algunas pestañas y vuelva a intentarlo',
+    SETTING_PROPOSAL_PENDING:
+      'Ya hay un cambio de este ajuste pendiente de confirmación. Confírmelo o cancélelo primero',
+    SETTING_PROPOSAL_NOT_FOUND: 'No se encuentra el cambio pendiente. Ya se confirmó o se canceló',
+    SETTING_PROPOSAL_OWN:
+      'No puede confirmar un cambio que propuso usted. Debe confirmarlo otro administrador',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

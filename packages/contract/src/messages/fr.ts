@@ -204,6 +204,11 @@ export const fr = {
       'Notre base de données ne répond pas pour le moment. Vos données sont en sécurité ; réessayez dans quelques secondes',
     WS_ORIGIN_REFUSED: 'Cette page n’est pas autorisée à ouvrir une connexion en direct avec Kabuto',
     WS_TOO_MANY: 'Trop de connexions en direct depuis cet appareil. Fermez quelques onglets et réessayez',
+    SETTING_PROPOSAL_PENDING:
+      'Une modification de ce paramètre attend déjà une confirmation. Confirmez-la ou annulez-la d’abord',
+    SETTING_PROPOSAL_NOT_FOUND: 'Modification en attente introuvable : elle a déjà été confirmée ou annulée',
+    SETTING_PROPOSAL_OWN:
+      'Vous ne pouvez pas confirmer une modification que vous avez proposée. Un autre administrateur doit la confirmer',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

@@ -1,4 +1,12 @@
-import { ZSettings, type SettingKey, type TSettings } from '@kabuto/contract';
+import {
+  ZFirmDepositAccount,
+  ZSettingProposalList,
+  ZSettings,
+  ZWithdrawalThreshold,
+  type SettingKey,
+  type TSettingProposal,
+  type TSettings,
+} from '@kabuto/contract';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient, queryOptions } from '@tanstack/react-query';
 import {
@@ -9,8 +17,10 @@ import {
   Checkbox,
   Col,
   Form,
+  Descriptions,
   Input,
   InputNumber,
+  Popconfirm,
   Result,
   Row,
   Select,
@@ -21,6 +31,7 @@ import {
 } from 'antd';
 import { useEffect } from 'react';
 import { api } from '@/shared/client';
+import { dateTimeText } from '@/shared/format';
 import { applyServerIssues, checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';
 import { isAdministrator, useMe } from '@/shared/queries';
@@ -30,6 +41,25 @@ const settingsQuery = queryOptions({
   queryFn: () => api.request({ path: '/settings', schema: ZSettings }),
 });
 
+const proposalsQuery = queryOptions({
+  queryKey: ['setting-proposals'],
+  queryFn: () => api.request({ path: '/settings/proposals', schema: ZSettingProposalList }),
+});
+
+/** The fields a second administrator must confirm (ADR 0034); the rest of these parts apply at once. */
+const GUARDED: Partial<Record<SettingKey, readonly string[]>> = {
+  withdrawal: Object.keys(ZWithdrawalThreshold.shape),
+  deposit: Object.keys(ZFirmDepositAccount.shape),
+};
+
+/** Whether the server held some of what was sent for a second administrator's confirmation. */
+function heldForConfirmation(key: SettingKey, sent: object, answered: object): boolean {
+  const fields = GUARDED[key] ?? [];
+  const a = sent as Record<string, unknown>;
+  const b = answered as Record<string, unknown>;
+  return fields.some((f) => JSON.stringify(a[f] ?? null) !== JSON.stringify(b[f] ?? null));
+}
+
 /** PUT /api/console/settings/:key (administrator): that part of the settings, answers all of them. */
 function useSaveSetting<K extends SettingKey>(key: K, form: FormInstance) {
   const queryClient = useQueryClient();
@@ -38,15 +68,141 @@ function useSaveSetting<K extends SettingKey>(key: K, form: FormInstance) {
   return useMutation({
     mutationFn: (body: TSettings[K]) =>
       api.request({ method: 'PUT', path: `/settings/${key}`, body, schema: ZSettings, notify: false }),
-    onSuccess: (settings) => {
+    onSuccess: (settings, body) => {
       queryClient.setQueryData(settingsQuery.queryKey, settings);
       void queryClient.invalidateQueries({ queryKey: ['audit'] });
-      void message.success(t('common.saved'));
+      void queryClient.invalidateQueries({ queryKey: proposalsQuery.queryKey });
+      if (heldForConfirmation(key, body, settings[key])) void message.info(t('settings.proposed'));
+      else void message.success(t('common.saved'));
     },
     onError: (error) => {
       if (!applyServerIssues(form, error)) void message.error(error.message);
     },
   });
+}
+
+/**
+ * The changes waiting for a second administrator (ADR 0034): what would take effect, who proposed it and
+ * when; another administrator confirms, either cancels. The proposer is not offered the confirmation.
+ */
+function Proposals({ operatorId, editable }: { operatorId: number | undefined; editable: boolean }) {
+  const { t, locale } = useLocale();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const query = useQuery(proposalsQuery);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: proposalsQuery.queryKey });
+    void queryClient.invalidateQueries({ queryKey: ['audit'] });
+  };
+  const confirm = useMutation({
+    mutationFn: (id: number) =>
+      api.request({ path: `/settings/proposals/${String(id)}/confirm`, body: {}, schema: ZSettings }),
+    onSuccess: (settings) => {
+      queryClient.setQueryData(settingsQuery.queryKey, settings);
+      refresh();
+      void message.success(t('settings.confirmed'));
+    },
+    onError: refresh,
+  });
+  const cancel = useMutation({
+    mutationFn: (id: number) =>
+      api.request({
+        path: `/settings/proposals/${String(id)}/cancel`,
+        body: {},
+        schema: ZSettingProposalList,
+      }),
+    onSuccess: () => {
+      refresh();
+      void message.success(t('settings.cancelled'));
+    },
+    onError: refresh,
+  });
+  const number = new Intl.NumberFormat(locale);
+  const items = (p: TSettingProposal) =>
+    p.key === 'withdrawal'
+      ? [
+          {
+            key: 'threshold',
+            label: t('settings.secondOverYen'),
+            children: number.format(p.proposed.second_approval_over_yen),
+          },
+        ]
+      : [
+          { key: 'bank_code', label: t('settings.bankCode'), children: p.proposed.bank_code ?? '—' },
+          { key: 'bank_name', label: t('settings.bankName'), children: p.proposed.bank_name },
+          { key: 'branch_name', label: t('settings.branchName'), children: p.proposed.branch_name },
+          { key: 'branch_number', label: t('settings.branchNumber'), children: p.proposed.branch_number },
+          {
+            key: 'account_type',
+            label: t('settings.accountType'),
+            children: t(`settings.accountTypes.${p.proposed.account_type}`),
+          },
+          { key: 'holder', label: t('settings.holder'), children: p.proposed.holder },
+          { key: 'holder_kana', label: t('settings.holderKana'), children: p.proposed.holder_kana ?? '—' },
+          { key: 'number_prefix', label: t('settings.numberPrefix'), children: p.proposed.number_prefix },
+        ];
+  const proposals = query.data?.items ?? [];
+  if (proposals.length === 0) return null;
+  return (
+    <>
+      {proposals.map((p) => {
+        const own = p.proposed_by.id === operatorId;
+        return (
+          <Alert
+            key={p.id}
+            type="warning"
+            showIcon
+            data-testid={`proposal-${p.key}`}
+            message={t('settings.pending', {
+              part: t(p.key === 'withdrawal' ? 'settings.withdrawal' : 'settings.deposit'),
+            })}
+            description={
+              <Space direction="vertical" style={{ width: '100%' }}>
+                <Typography.Text>
+                  {t('settings.pendingBy', {
+                    name: p.proposed_by.display_name,
+                    at: dateTimeText(p.proposed_at, locale),
+                  })}
+                </Typography.Text>
+                <Descriptions size="small" column={1} bordered items={items(p)} />
+                {p.key === 'deposit' && (
+                  <Typography.Text type="secondary">{t('settings.depositNotice')}</Typography.Text>
+                )}
+                {own && <Typography.Text type="secondary">{t('settings.ownProposal')}</Typography.Text>}
+                {editable && (
+                  <Space>
+                    {!own && (
+                      <Popconfirm
+                        title={t('settings.confirmTitle')}
+                        okText={t('settings.confirm')}
+                        cancelText={t('common.cancel')}
+                        onConfirm={() => {
+                          confirm.mutate(p.id);
+                        }}
+                      >
+                        <Button type="primary" loading={confirm.isPending}>
+                          {t('settings.confirm')}
+                        </Button>
+                      </Popconfirm>
+                    )}
+                    <Button
+                      danger
+                      loading={cancel.isPending}
+                      onClick={() => {
+                        cancel.mutate(p.id);
+                      }}
+                    >
+                      {t('settings.cancelProposal')}
+                    </Button>
+                  </Space>
+                )}
+              </Space>
+            }
+          />
+        );
+      })}
+    </>
+  );
 }
 
 interface WithdrawalValues {
@@ -73,6 +229,7 @@ function WithdrawalForm({ value, editable }: { value: TSettings['withdrawal']; e
   };
   return (
     <Card title={t('settings.withdrawal')}>
+      <Typography.Paragraph type="secondary">{t('settings.fourEyesThreshold')}</Typography.Paragraph>
       <Form
         form={form}
         name="settings-withdrawal"
@@ -151,7 +308,8 @@ function DepositForm({ value, editable }: { value: TSettings['deposit']; editabl
     const body = checkForm(
       form,
       ZSettings.shape.deposit,
-      { ...values, url: url === '' ? null : url },
+      // the fields this form does not show (bank code, kana holder) keep their value in force
+      { ...value, ...values, url: url === '' ? null : url },
       {
         url: t('settings.url'),
         bank_name: t('settings.bankName'),
@@ -165,6 +323,7 @@ function DepositForm({ value, editable }: { value: TSettings['deposit']; editabl
   };
   return (
     <Card title={t('settings.deposit')}>
+      <Typography.Paragraph type="secondary">{t('settings.fourEyesDeposit')}</Typography.Paragraph>
       <Form form={form} name="settings-deposit" layout="vertical" disabled={!editable} onFinish={submit}>
         <Form.Item label={t('settings.url')} name="url" extra={t('settings.urlHelp')}>
           <Input placeholder="https://" />
@@ -567,6 +726,7 @@ export function SettingsPage() {
       )}
       {query.data !== undefined && (
         <>
+          <Proposals operatorId={me.data?.id} editable={editable} />
           <WithdrawalForm value={query.data.withdrawal} editable={editable} />
           <DepositForm value={query.data.deposit} editable={editable} />
           <CustomerServiceForm value={query.data.customer_service} editable={editable} />

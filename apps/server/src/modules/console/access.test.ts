@@ -54,6 +54,10 @@ const CONSOLE_ROUTES = [
   'PUT /api/console/settings/customer_service',
   'PUT /api/console/settings/tax',
   'PUT /api/console/settings/opening',
+  // four-eyes on the threshold and the deposit account (ADR 0034): a second administrator confirms
+  'GET /api/console/settings/proposals',
+  'POST /api/console/settings/proposals/{id}/confirm',
+  'POST /api/console/settings/proposals/{id}/cancel',
   'GET /api/console/invitation-codes',
   'POST /api/console/invitation-codes',
   'POST /api/console/invitation-codes/{code}/deactivate',
@@ -131,6 +135,7 @@ const REVIEWER_ROUTES = new Set([
   'GET /api/console/uploads/{id}',
   'GET /api/console/uploads/{id}/thumbnail',
   'GET /api/console/settings',
+  'GET /api/console/settings/proposals',
   'GET /api/console/invitation-codes',
   'GET /api/console/audit',
   'GET /api/console/users',

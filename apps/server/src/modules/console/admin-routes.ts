@@ -10,6 +10,7 @@ import {
   ZOperatorCreate,
   ZOperatorCreated,
   ZOperatorList,
+  ZSettingProposalList,
   ZSettings,
   envelope,
   type SettingKey,
@@ -24,9 +25,11 @@ import {
   deactivateOperator,
   listInvitationCodes,
   listOperators,
+  confirmSetting,
   unlockOperator,
   updateSetting,
 } from './admin.js';
+import { cancelProposal, listProposals } from './four-eyes.js';
 import { operatorView } from './operators.js';
 
 const ZIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -72,6 +75,30 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   };
   for (const key of SETTING_KEYS) putSetting(key);
+
+  /** Four-eyes proposals (ADR 0034): every operator sees them; a different administrator confirms. */
+  app.get(
+    '/settings/proposals',
+    { ...anyOperator, schema: { tags, response: { 200: envelope(ZSettingProposalList) } } },
+    async (request) => ok(request, { items: await listProposals(db) }),
+  );
+  app.post(
+    '/settings/proposals/:id/confirm',
+    { ...admin, schema: { tags, params: ZIdParams, body: ZNoBody, response: { 200: envelope(ZSettings) } } },
+    async (request) =>
+      ok(request, await db.transaction((tx) => confirmSetting(tx, config, deps(request), request.params.id))),
+  );
+  app.post(
+    '/settings/proposals/:id/cancel',
+    {
+      ...admin,
+      schema: { tags, params: ZIdParams, body: ZNoBody, response: { 200: envelope(ZSettingProposalList) } },
+    },
+    async (request) => {
+      await db.transaction((tx) => cancelProposal(tx, deps(request), request.params.id));
+      return ok(request, { items: await listProposals(db) });
+    },
+  );
 
   // -------------------------------------------------------------- invitation codes
 

@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { loadSettings, storeSetting } from '../settings/settings.js';
 import { audit } from './audit.js';
+import { confirmProposal, guardedOf, isFourEyesKey, propose, splitFourEyes } from './four-eyes.js';
 import { oneTimePassword, type OperatorPrincipal, type OperatorRow } from './operators.js';
 
 /**
@@ -22,7 +23,12 @@ export interface AdminDeps {
 
 // ---------------------------------------------------------------- settings
 
-/** Replaces one part of the settings; answers all of them as they now are. */
+/**
+ * Replaces one part of the settings; answers all of them as they now are. The fields that could defeat
+ * four-eyes (the withdrawals' second-approval threshold, the deposit bank account: ADR 0034) do not change
+ * here: a new value for them becomes a proposal that a different administrator confirms (confirmSetting),
+ * while the rest of the part takes effect at once.
+ */
 export async function updateSetting<K extends SettingKey>(
   tx: Tx,
   config: Config,
@@ -31,9 +37,17 @@ export async function updateSetting<K extends SettingKey>(
   value: TSettings[K],
 ): Promise<TSettings> {
   const current = await loadSettings(tx, config);
-  if (JSON.stringify(current[key]) === JSON.stringify(value)) return current;
+  let effective: TSettings[K] = value;
+  if (isFourEyesKey(key)) {
+    const split = splitFourEyes(key, current[key], value);
+    effective = split.effective;
+    if (split.proposed !== null) {
+      await propose(tx, deps, key, guardedOf(key, current[key]), split.proposed);
+    }
+  }
+  if (JSON.stringify(current[key]) === JSON.stringify(effective)) return current;
   const at = deps.clock.now();
-  const { before, after } = await storeSetting(tx, config, key, value, deps.operator.id, at);
+  const { before, after } = await storeSetting(tx, config, key, effective, deps.operator.id, at);
   await audit(tx, {
     operatorId: deps.operator.id,
     action: 'settings.update',
@@ -43,8 +57,24 @@ export async function updateSetting<K extends SettingKey>(
     after,
     at,
   });
-  if (key === 'deposit' && depositAccountChanged(current.deposit, value as TSettings['deposit'])) {
-    await tellEveryCustomerOfDepositAccount(tx, value as TSettings['deposit'], at);
+  return loadSettings(tx, config);
+}
+
+/**
+ * A second administrator confirms a pending four-eyes proposal (ADR 0034); a changed deposit account is told
+ * to every customer now, when it takes effect. Answers all the settings as they now are.
+ */
+export async function confirmSetting(
+  tx: Tx,
+  config: Config,
+  deps: AdminDeps,
+  id: number,
+): Promise<TSettings> {
+  const { key, before, after } = await confirmProposal(tx, config, deps, id);
+  if (key === 'deposit') {
+    const was = before as TSettings['deposit'];
+    const now = after as TSettings['deposit'];
+    if (depositAccountChanged(was, now)) await tellEveryCustomerOfDepositAccount(tx, now, deps.clock.now());
   }
   return loadSettings(tx, config);
 }

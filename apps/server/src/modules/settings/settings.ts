@@ -4,6 +4,7 @@ import {
   DEFAULT_OPENING_SETTINGS,
   DEFAULT_TAX_SETTINGS,
   DEFAULT_WITHDRAWAL_WINDOWS,
+  SETTING_KEYS,
   ZSettings,
   ZTaxSettings,
   type SettingKey,
@@ -51,7 +52,11 @@ export function defaultSettings(config: Config): TSettings {
 export async function loadSettings(db: Executor, config: Config): Promise<TSettings> {
   const rows = await db.select().from(settings);
   const merged: Record<string, unknown> = { ...defaultSettings(config) };
-  for (const row of rows) merged[row.key] = JSON.parse(row.value) as unknown;
+  // other rows (pending four-eyes proposals, ADR 0034) are not settings in force
+  for (const row of rows) {
+    if ((SETTING_KEYS as readonly string[]).includes(row.key))
+      merged[row.key] = JSON.parse(row.value) as unknown;
+  }
   // A value written by an older version that no longer parses falls back to the defaults, part by part.
   const parsed = ZSettings.safeParse(merged);
   if (parsed.success) return parsed.data;

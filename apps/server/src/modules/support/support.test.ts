@@ -102,6 +102,23 @@ describe('the support conversation (ADR 0029)', () => {
       payload: { text: 'もう一つ質問です' },
     });
     expect(body<Conversation>(await t.app.inject({ url: '/api/support', headers })).data.state).toBe('open');
+
+    // assigning to an operator who does not exist is a 404 in the envelope, not a database error
+    const nobody = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/support/${item.id}/assign`,
+      headers: op,
+      payload: { assignee_id: 2_000_000_000 },
+    });
+    expect(nobody.statusCode, nobody.body).toBe(404);
+    expect(body(nobody)).toMatchObject({ code: 404 });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/support/${item.id}/assign`,
+      headers: op,
+      payload: { assignee_id: null },
+    });
+    expect(none.statusCode, none.body).toBe(200);
   });
 
   it('blocks a staff message with an account number, says why, sends nothing and audits the attempt', async () => {

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { TSupportConversation, TSupportMessage } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
-import { supportConversations, supportMessages } from '../../db/schema.js';
+import { operators, supportConversations, supportMessages } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { audit } from '../console/audit.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
@@ -268,6 +268,14 @@ export async function assignConversation(
   now: Date,
 ) {
   const c = await lockConversation(tx, id);
+  if (assigneeId !== null) {
+    // an assignee who is not an active operator is a 404, not a foreign-key violation (a 500)
+    const [assignee] = await tx
+      .select({ id: operators.id })
+      .from(operators)
+      .where(and(eq(operators.id, assigneeId), eq(operators.active, true)));
+    if (!assignee) throw new AppError('NOT_FOUND');
+  }
   await tx.update(supportConversations).set({ assigneeId }).where(eq(supportConversations.id, id));
   await audit(tx, {
     operatorId,
