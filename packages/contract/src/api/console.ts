@@ -46,6 +46,8 @@ export const ZOperatorLoginResponse = z.object({
   token: z.string(),
   expires_at: z.string(),
   operator: ZOperator,
+  /** an administrator without a passkey: only the passkey registration is open until one is added (ADR 0033) */
+  passkey_required: z.boolean(),
 });
 export const ZOperatorPasswordChange = z.object({
   old_password: z.string().min(1, { error: 'validation.oldPasswordRequired' }).max(200),

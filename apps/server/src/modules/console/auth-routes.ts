@@ -47,6 +47,8 @@ export const consoleAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         token: result.token,
         expires_at: result.expiresAt.toISOString(),
         operator: operatorView(result.operator),
+        passkey_required:
+          result.operator.role === 'administrator' && app.ctx.config.CONSOLE_ADMIN_PASSKEY === 'required',
       });
     },
   );
