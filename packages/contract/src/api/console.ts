@@ -42,6 +42,9 @@ export const ZOperator = z.object({
   created_at: z.string(),
 });
 export type TOperator = z.infer<typeof ZOperator>;
+/** GET /api/console/me: the operator, and whether an administrator is held until a passkey is added */
+export const ZOperatorMe = ZOperator.extend({ passkey_required: z.boolean().default(false) });
+export type TOperatorMe = z.infer<typeof ZOperatorMe>;
 export const ZOperatorLoginResponse = z.object({
   token: z.string(),
   expires_at: z.string(),

@@ -221,7 +221,8 @@ describe('operator passkeys', () => {
 
   it('answers 401 on the own passkey routes without an operator session', async () => {
     const user = await registerAndLogin(t);
-    for (const headers of [{}, { token: user.token }, { authorization: `Bearer ${user.token}` }]) {
+    const attempts: Headers[] = [{}, { token: user.token }, { authorization: `Bearer ${user.token}` }];
+    for (const headers of attempts) {
       expect((await get('/api/console/passkeys', headers)).statusCode).toBe(401);
       expect((await post('/api/console/passkeys/options', headers)).statusCode).toBe(401);
       expect((await post('/api/console/passkeys/1/remove', headers)).statusCode).toBe(401);
