@@ -39,7 +39,7 @@ export async function consoleLogin(
   await page.reload();
   await page.getByLabel('User name').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const dashboard = page.getByRole('heading', { level: 1, name: 'Dashboard' });
   const passwordPage = page.getByRole('heading', { level: 1, name: 'Change your password' });
   const refused = page

@@ -51,6 +51,7 @@ import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { consoleAuthRoutes } from './modules/console/auth-routes.js';
+import { consolePasskeyRoutes } from './modules/console/passkey-routes.js';
 import { DiskUploadStore, type UploadStore } from './modules/uploads/storage.js';
 import { S3UploadStore } from './modules/uploads/s3.js';
 import type { ImageLimits } from './modules/uploads/image.js';
@@ -451,6 +452,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(taxRoutes);
       await api.register(realtimeRoutes);
       await api.register(consoleAuthRoutes, { prefix: '/console' });
+      await api.register(consolePasskeyRoutes, { prefix: '/console' });
       await api.register(uploadRoutes);
       await api.register(messageRoutes);
       await api.register(identityRoutes);

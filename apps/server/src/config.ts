@@ -116,6 +116,12 @@ export const ZConfig = z.object({
   CONSOLE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(480).default(30),
   CONSOLE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24).default(8),
   /**
+   * Administrators' passkeys (ADR 0033): `required` (the default, for production) holds an administrator
+   * without a passkey to its registration; `optional` lets one use the console with the password alone
+   * (a development or test setting). Either way an administrator who has a passkey signs in with it.
+   */
+  CONSOLE_ADMIN_PASSKEY: z.enum(['required', 'optional']).default('required'),
+  /**
    * An S3-compatible bucket for uploads instead of DATA_DIR/uploads (all four of endpoint, bucket and keys;
    * path-style requests, Signature Version 4).
    */

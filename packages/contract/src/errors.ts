@@ -177,6 +177,13 @@ export const ERRORS = {
   PASSKEY_LIMIT: { code: 1737, http: 422 },
   PASSKEY_ALREADY_REGISTERED: { code: 1738, http: 409 },
   SESSION_NOT_FOUND: { code: 1739, http: 404 },
+  // Operators' passkeys (issue 22, ADR 0033): 1820-1839
+  /** an administrator without a passkey may only register one (and sign out) until one is registered */
+  OPERATOR_PASSKEY_REQUIRED: { code: 1820, http: 403 },
+  /** an administrator with a passkey signs in with it; the password alone is refused */
+  OPERATOR_PASSKEY_SIGN_IN: { code: 1821, http: 403 },
+  /** an administrator keeps at least one passkey: register another before removing the last */
+  OPERATOR_PASSKEY_LAST: { code: 1822, http: 409 },
   // Secrets that cannot be guessed (issue 22, ADR 0030): 1700-1729
   /** too many failed logins for this account or from this client: wait, or sign in with an SMS code */
   LOGIN_THROTTLED: { code: 1701, http: 429 },

@@ -57,6 +57,7 @@ export function ConsoleLayout() {
   }
   const operator = me.data;
   if (operator.must_change_password) return <Navigate to="/password" replace />;
+  if (operator.passkey_required) return <Navigate to="/passkeys" replace />;
   const admin = isAdministrator(operator);
 
   const link = (to: string, label: string) => <Link to={to}>{label}</Link>;
@@ -120,6 +121,7 @@ export function ConsoleLayout() {
           ? [{ key: '/operators', icon: <TeamOutlined />, label: link('/operators', t('nav.operators')) }]
           : []),
         { key: '/audit', icon: <AuditOutlined />, label: link('/audit', t('nav.audit')) },
+        { key: '/passkeys', icon: <KeyOutlined />, label: link('/passkeys', t('nav.passkeys')) },
       ],
     },
   ];

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createHashRouter } from 'react-router';
 import { ChangePasswordPage } from '@/features/auth/change-password-page';
 import { LoginPage } from '@/features/auth/login-page';
+import { PasskeysPage } from '@/features/auth/passkeys-page';
 import type { QueueKind } from '@/features/queues/queue-api';
 import { PageLoading } from '@/shared/page-loading';
 import { AdminOnly, ConsoleLayout, NotFound } from './layout';
@@ -26,6 +27,7 @@ const queue = (kind: QueueKind) => ({
 export const router = createHashRouter([
   { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
   { path: '/password', element: <ChangePasswordPage />, errorElement: <RouteError /> },
+  { path: '/passkeys', element: <PasskeysPage />, errorElement: <RouteError /> },
   {
     path: '/',
     element: <ConsoleLayout />,

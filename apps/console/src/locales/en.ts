@@ -37,6 +37,7 @@ export const en = {
     badResponse: 'The server sent an unexpected answer. Please try again later',
   },
   nav: {
+    passkeys: 'My passkeys',
     menu: 'Main menu',
     dashboard: 'Dashboard',
     queues: 'Review queues',
@@ -69,6 +70,8 @@ export const en = {
     password: 'Password',
     submit: 'Sign in',
     note: 'For Kabuto operators only. Every action is recorded in the audit log.',
+    or: 'or',
+    passkey: 'Sign in with a passkey',
   },
   password: {
     title: 'Change your password',
@@ -80,6 +83,19 @@ export const en = {
     mismatch: 'The two new passwords are different',
     submit: 'Change password',
     changed: 'Your password has been changed',
+  },
+  passkeys: {
+    title: 'Your passkeys',
+    intro:
+      'A passkey signs you in to the console with your fingerprint, face or device PIN instead of a password. It works only on this site, so a phishing page cannot use it. Administrators must have one, and then always sign in with it.',
+    held: 'Administrators must register a passkey before they can use the console. Add one now; until then only this page is open.',
+    none: 'No passkey yet',
+    add: 'Add a passkey',
+    added: 'Passkey added',
+    removed: 'Passkey removed',
+    dates: 'Added {{created}} · last used {{used}}',
+    neverUsed: 'never',
+    browserFailed: 'The passkey prompt was closed or failed. Please try again.',
   },
   dashboard: {
     title: 'Dashboard',

@@ -34,6 +34,7 @@ export const es = {
     badResponse: 'El servidor ha enviado una respuesta inesperada. Inténtalo de nuevo más tarde',
   },
   nav: {
+    passkeys: 'Mis llaves de acceso',
     menu: 'Menú principal',
     dashboard: 'Panel',
     queues: 'Colas de revisión',
@@ -66,6 +67,8 @@ export const es = {
     password: 'Contraseña',
     submit: 'Iniciar sesión',
     note: 'Solo para operadores de Kabuto. Cada acción queda anotada en el registro de auditoría.',
+    or: 'o',
+    passkey: 'Iniciar sesión con una llave de acceso',
   },
   password: {
     title: 'Cambia tu contraseña',
@@ -78,6 +81,19 @@ export const es = {
     mismatch: 'Las dos contraseñas nuevas no coinciden',
     submit: 'Cambiar contraseña',
     changed: 'Tu contraseña se ha cambiado',
+  },
+  passkeys: {
+    title: 'Tus llaves de acceso',
+    intro:
+      'Una llave de acceso te permite iniciar sesión en la consola con tu huella, tu cara o el PIN del dispositivo en lugar de una contraseña. Solo funciona en este sitio, así que una página de phishing no puede usarla. Los administradores deben tener una y, desde entonces, iniciar sesión siempre con ella.',
+    held: 'Los administradores deben registrar una llave de acceso antes de usar la consola. Añade una ahora; hasta entonces solo está disponible esta página.',
+    none: 'Aún no tienes ninguna llave de acceso',
+    add: 'Añadir una llave de acceso',
+    added: 'Llave de acceso añadida',
+    removed: 'Llave de acceso eliminada',
+    dates: 'Añadida el {{created}} · último uso: {{used}}',
+    neverUsed: 'nunca',
+    browserFailed: 'La solicitud de la llave de acceso se cerró o falló. Inténtalo de nuevo.',
   },
   dashboard: {
     title: 'Panel',

@@ -34,6 +34,7 @@ export const fr = {
     badResponse: 'Le serveur a envoyé une réponse inattendue. Veuillez réessayer plus tard',
   },
   nav: {
+    passkeys: 'Mes clés d’accès',
     menu: 'Menu principal',
     dashboard: 'Tableau de bord',
     queues: 'Files de contrôle',
@@ -66,6 +67,8 @@ export const fr = {
     password: 'Mot de passe',
     submit: 'Se connecter',
     note: 'Réservé aux opérateurs de Kabuto. Chaque action est consignée dans le journal d’audit.',
+    or: 'ou',
+    passkey: 'Se connecter avec une clé d’accès',
   },
   password: {
     title: 'Changez votre mot de passe',
@@ -78,6 +81,19 @@ export const fr = {
     mismatch: 'Les deux nouveaux mots de passe sont différents',
     submit: 'Changer le mot de passe',
     changed: 'Votre mot de passe a été changé',
+  },
+  passkeys: {
+    title: 'Vos clés d’accès',
+    intro:
+      'Une clé d’accès vous connecte à la console avec votre empreinte, votre visage ou le code PIN de l’appareil au lieu d’un mot de passe. Elle ne fonctionne que sur ce site : une page d’hameçonnage ne peut pas s’en servir. Les administrateurs doivent en avoir une et se connecter ensuite toujours avec elle.',
+    held: 'Les administrateurs doivent enregistrer une clé d’accès avant de pouvoir utiliser la console. Ajoutez-en une maintenant ; d’ici là, seule cette page est accessible.',
+    none: 'Aucune clé d’accès pour l’instant',
+    add: 'Ajouter une clé d’accès',
+    added: 'Clé d’accès ajoutée',
+    removed: 'Clé d’accès supprimée',
+    dates: 'Ajoutée le {{created}} · dernière utilisation : {{used}}',
+    neverUsed: 'jamais',
+    browserFailed: 'La demande de clé d’accès a été fermée ou a échoué. Veuillez réessayer.',
   },
   dashboard: {
     title: 'Tableau de bord',

@@ -33,6 +33,7 @@ export const zhHans = {
     badResponse: '服务器返回了异常的响应，请稍后再试',
   },
   nav: {
+    passkeys: '通行密钥',
     menu: '主菜单',
     dashboard: '仪表盘',
     queues: '审核队列',
@@ -65,6 +66,8 @@ export const zhHans = {
     password: '密码',
     submit: '登录',
     note: '仅限 Kabuto 运营人员使用。所有操作都会记录在审计日志中。',
+    or: '或',
+    passkey: '使用通行密钥登录',
   },
   password: {
     title: '修改密码',
@@ -76,6 +79,19 @@ export const zhHans = {
     mismatch: '两次输入的新密码不一致',
     submit: '修改密码',
     changed: '密码已修改',
+  },
+  passkeys: {
+    title: '你的通行密钥',
+    intro:
+      '通行密钥让你用指纹、面容或设备 PIN 码代替密码登录控制台。它只能在本站使用，钓鱼网站无法利用。管理员必须注册通行密钥，注册后须始终用它登录。',
+    held: '管理员须先注册通行密钥才能使用控制台。请立即添加；在此之前只能打开本页面。',
+    none: '尚无通行密钥',
+    add: '添加通行密钥',
+    added: '已添加通行密钥',
+    removed: '已删除通行密钥',
+    dates: '添加于 {{created}} · 最近使用 {{used}}',
+    neverUsed: '从未使用',
+    browserFailed: '通行密钥验证已关闭或失败，请重试。',
   },
   dashboard: {
     title: '仪表盘',

@@ -33,6 +33,7 @@ export const zhHant = {
     badResponse: '伺服器傳回了非預期的回應，請稍後再試',
   },
   nav: {
+    passkeys: '密碼金鑰',
     menu: '主選單',
     dashboard: '儀表板',
     queues: '審核佇列',
@@ -65,6 +66,8 @@ export const zhHant = {
     password: '密碼',
     submit: '登入',
     note: '僅限 Kabuto 營運人員使用。所有操作都會記錄在稽核日誌中。',
+    or: '或',
+    passkey: '使用密碼金鑰登入',
   },
   password: {
     title: '變更密碼',
@@ -76,6 +79,19 @@ export const zhHant = {
     mismatch: '兩次輸入的新密碼不一致',
     submit: '變更密碼',
     changed: '密碼已變更',
+  },
+  passkeys: {
+    title: '你的密碼金鑰',
+    intro:
+      '密碼金鑰讓你以指紋、臉部辨識或裝置 PIN 碼取代密碼登入主控台。它只能在本站使用，釣魚網站無法利用。管理員必須註冊密碼金鑰，註冊後須一律以它登入。',
+    held: '管理員須先註冊密碼金鑰才能使用主控台。請立即新增；在此之前只能開啟本頁面。',
+    none: '尚無密碼金鑰',
+    add: '新增密碼金鑰',
+    added: '已新增密碼金鑰',
+    removed: '已刪除密碼金鑰',
+    dates: '新增於 {{created}} · 最近使用 {{used}}',
+    neverUsed: '從未使用',
+    browserFailed: '密碼金鑰驗證已關閉或失敗，請再試一次。',
   },
   dashboard: {
     title: '儀表板',

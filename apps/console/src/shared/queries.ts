@@ -1,4 +1,4 @@
-import { ZOperator, type TOperator } from '@kabuto/contract';
+import { ZOperatorMe, type TOperator } from '@kabuto/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { useSession } from './session';
@@ -7,7 +7,7 @@ import { useSession } from './session';
 export const meQuery = (token: string | null) =>
   queryOptions({
     queryKey: ['me', token],
-    queryFn: () => api.request({ path: '/me', schema: ZOperator }),
+    queryFn: () => api.request({ path: '/me', schema: ZOperatorMe }),
     enabled: token !== null,
     staleTime: 60_000,
   });

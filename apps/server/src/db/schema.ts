@@ -1268,14 +1268,16 @@ export const supportMessages = pgTable(
 
 // ---------------------------------------------------------------- passkeys and step-up (issue 22, ADR 0031)
 
-/** A user's WebAuthn passkey (a discoverable credential with user verification). */
+/**
+ * A WebAuthn passkey (a discoverable credential with user verification) of a user or, for the console, of an
+ * operator (ADR 0033): exactly one of the two owners is set.
+ */
 export const passkeys = pgTable(
   'passkeys',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: integer('user_id').references(() => users.id),
+    operatorId: integer('operator_id').references(() => operators.id),
     /** the credential ID, base64url */
     credentialId: text('credential_id').notNull(),
     /** the COSE public key, base64url */
@@ -1287,7 +1289,12 @@ export const passkeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('passkeys_credential_uq').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('passkeys_credential_uq').on(t.credentialId),
+    index('passkeys_user_idx').on(t.userId),
+    index('passkeys_operator_idx').on(t.operatorId),
+    check('passkeys_one_owner', sql`(${t.userId} is null) <> (${t.operatorId} is null)`),
+  ],
 );
 
 /**
@@ -1302,6 +1309,12 @@ export const webauthnChallenges = pgTable(
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     /** null for a sign-in challenge (the user is not known until the assertion names its passkey) */
     userId: integer('user_id').references(() => users.id),
+    /** whose ceremony: a customer's (user) or the console's (operator, ADR 0033) */
+    subject: text('subject', { enum: ['user', 'operator'] })
+      .notNull()
+      .default('user'),
+    /** the operator of a console registration (null for a console sign-in, as userId above) */
+    operatorId: integer('operator_id').references(() => operators.id),
     purpose: text('purpose', { enum: ['register', 'login', 'step_up'] }).notNull(),
     challenge: text('challenge').notNull(),
     /** the step-up's action (withdrawal, bank_account, ...) and a canonical string of its details */

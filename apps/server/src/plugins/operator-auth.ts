@@ -26,12 +26,27 @@ async function authenticate(request: FastifyRequest): Promise<OperatorPrincipal>
 }
 
 /**
+ * An administrator without a passkey reaches only the passkey registration, who-am-I, the password change
+ * and sign-out, while CONSOLE_ADMIN_PASSKEY is `required` (ADR 0033).
+ */
+function holdUntilPasskey(request: FastifyRequest, operator: OperatorPrincipal): void {
+  if (
+    operator.role === 'administrator' &&
+    !operator.hasPasskey &&
+    request.server.ctx.config.CONSOLE_ADMIN_PASSKEY === 'required'
+  ) {
+    throw new AppError('OPERATOR_PASSKEY_REQUIRED');
+  }
+}
+
+/**
  * onRequest hook of console routes: a live operator session (header `Authorization: Bearer <token>`; a
  * user's `token` header is not accepted here) whose one-time password has been changed.
  */
 export async function requireOperator(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const operator = await authenticate(request);
   if (operator.mustChangePassword) throw new AppError('OPERATOR_PASSWORD_CHANGE_REQUIRED');
+  holdUntilPasskey(request, operator);
   // An editor writes news and nothing else: no review queue, no customer's data (ADR 0029).
   if (operator.role === 'editor') throw new AppError('FORBIDDEN');
 }
@@ -46,7 +61,20 @@ export async function requireAdministrator(request: FastifyRequest, reply: Fasti
 export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const operator = await authenticate(request);
   if (operator.mustChangePassword) throw new AppError('OPERATOR_PASSWORD_CHANGE_REQUIRED');
+  holdUntilPasskey(request, operator);
   if (operator.role !== 'editor' && operator.role !== 'administrator') throw new AppError('FORBIDDEN');
+}
+
+/**
+ * The operator's own passkeys: any role, once the one-time password is changed, and before an
+ * administrator has a passkey (registering one is the way out of the hold).
+ */
+export async function requireOperatorOwnPasskeys(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+): Promise<void> {
+  const operator = await authenticate(request);
+  if (operator.mustChangePassword) throw new AppError('OPERATOR_PASSWORD_CHANGE_REQUIRED');
 }
 
 /** For the few routes an operator may call before changing the one-time password (me, password, logout). */

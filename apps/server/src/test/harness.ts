@@ -64,6 +64,8 @@ export async function createTestApp(
     SMS_DAILY_PER_RANGE: '100000',
     LOGIN_CLIENT_FREE_FAILURES: '100000',
     WEB_DIST: join(tmpdir(), 'kabuto-no-web-dist'),
+    // console tests sign in as the seeded administrator by password; the passkey hold has its own tests
+    CONSOLE_ADMIN_PASSKEY: 'optional',
     ...env,
   });
   const serverUrl = process.env['TEST_DATABASE_URL'];

@@ -42,10 +42,15 @@ export const ZOperator = z.object({
   created_at: z.string(),
 });
 export type TOperator = z.infer<typeof ZOperator>;
+/** GET /api/console/me: the operator, and whether an administrator is held until a passkey is added */
+export const ZOperatorMe = ZOperator.extend({ passkey_required: z.boolean().default(false) });
+export type TOperatorMe = z.infer<typeof ZOperatorMe>;
 export const ZOperatorLoginResponse = z.object({
   token: z.string(),
   expires_at: z.string(),
   operator: ZOperator,
+  /** an administrator without a passkey: only the passkey registration is open until one is added (ADR 0033) */
+  passkey_required: z.boolean(),
 });
 export const ZOperatorPasswordChange = z.object({
   old_password: z.string().min(1, { error: 'validation.oldPasswordRequired' }).max(200),

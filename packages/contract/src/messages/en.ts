@@ -189,6 +189,11 @@ export const en = {
     PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
     PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
     SESSION_NOT_FOUND: 'This session has already ended',
+    OPERATOR_PASSKEY_REQUIRED:
+      'An administrator must register a passkey before using the console. Register one on the passkey page',
+    OPERATOR_PASSKEY_SIGN_IN: 'This account signs in with its passkey. Choose “Sign in with a passkey”',
+    OPERATOR_PASSKEY_LAST:
+      'An administrator must keep at least one passkey. Register another one before removing this one',
     LOGIN_THROTTLED:
       'Too many failed sign-ins. Try again in {{seconds}} seconds, or request an SMS code and sign in with it',
     SMS_DAILY_LIMIT: 'Too many codes have been requested today. Please try again tomorrow',

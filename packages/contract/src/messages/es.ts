@@ -188,6 +188,12 @@ export const es = {
     PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
     PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
     SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',
+    OPERATOR_PASSKEY_REQUIRED:
+      'Un administrador debe registrar una llave de acceso antes de usar la consola. Regístrala en la página de llaves de acceso',
+    OPERATOR_PASSKEY_SIGN_IN:
+      'Esta cuenta inicia sesión con su llave de acceso. Elige «Iniciar sesión con una llave de acceso»',
+    OPERATOR_PASSKEY_LAST:
+      'Un administrador debe conservar al menos una llave de acceso. Registra otra antes de eliminar esta',
     LOGIN_THROTTLED:
       'Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de {{seconds}} segundos o solicite un código por SMS e inicie sesión con él',
     SMS_DAILY_LIMIT: 'Se han solicitado demasiados códigos hoy. Vuelva a intentarlo mañana',

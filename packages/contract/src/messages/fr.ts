@@ -195,6 +195,12 @@ export const fr = {
       'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
     PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',
     SESSION_NOT_FOUND: 'Cette session est déjà terminée',
+    OPERATOR_PASSKEY_REQUIRED:
+      'Un administrateur doit enregistrer une clé d’accès avant d’utiliser la console. Enregistrez-en une sur la page des clés d’accès',
+    OPERATOR_PASSKEY_SIGN_IN:
+      'Ce compte se connecte avec sa clé d’accès. Choisissez « Se connecter avec une clé d’accès »',
+    OPERATOR_PASSKEY_LAST:
+      'Un administrateur doit garder au moins une clé d’accès. Enregistrez-en une autre avant de supprimer celle-ci',
     LOGIN_THROTTLED:
       'Trop d’échecs de connexion. Réessayez dans {{seconds}} secondes, ou demandez un code par SMS et connectez-vous avec',
     SMS_DAILY_LIMIT: 'Trop de codes ont été demandés aujourd’hui. Veuillez réessayer demain',

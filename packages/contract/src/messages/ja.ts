@@ -180,6 +180,12 @@ export const ja = {
     PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
     PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
     SESSION_NOT_FOUND: 'このセッションはすでに終了しています',
+    OPERATOR_PASSKEY_REQUIRED:
+      '管理者はコンソールを使う前にパスキーを登録する必要があります。パスキーの画面で登録してください',
+    OPERATOR_PASSKEY_SIGN_IN:
+      'このアカウントはパスキーでサインインします。「パスキーでサインイン」を選んでください',
+    OPERATOR_PASSKEY_LAST:
+      '管理者はパスキーを少なくとも1つ残す必要があります。別のパスキーを登録してから削除してください',
     LOGIN_THROTTLED:
       'ログインの失敗が続いています。{{seconds}}秒後にもう一度お試しいただくか、SMS認証コードを受け取ってログインしてください',
     SMS_DAILY_LIMIT: '本日の認証コードの送信回数の上限に達しました。明日もう一度お試しください',

@@ -44,8 +44,9 @@ export function ChangePasswordPage() {
     }
     setBusy(true);
     try {
-      const operator = await api.request({ path: '/password', body, schema: ZOperator, notify: false });
-      queryClient.setQueryData(meQuery(token).queryKey, operator);
+      await api.request({ path: '/password', body, schema: ZOperator, notify: false });
+      // whether an administrator is held until a passkey is added is the server's to say
+      await queryClient.invalidateQueries({ queryKey: meQuery(token).queryKey });
       void message.success(t('password.changed'));
       void navigate('/', { replace: true });
     } catch (error) {

@@ -1,6 +1,12 @@
-import { ZOperatorLogin, ZOperatorLoginResponse } from '@kabuto/contract';
+import {
+  ZOperatorLogin,
+  ZOperatorLoginResponse,
+  ZWebAuthnOptionsResponse,
+  type TOperatorMe,
+} from '@kabuto/contract';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { LanguageSwitcher } from '@/shared/language-switcher';
@@ -56,11 +62,42 @@ export function LoginPage() {
         schema: ZOperatorLoginResponse,
         notify: false,
       });
-      // The operator is known: the layout opens the dashboard, or the password page for a one-time password.
-      queryClient.setQueryData(meQuery(result.token).queryKey, result.operator);
+      // The operator is known: the layout opens the dashboard, the password page for a one-time password,
+      // or the passkey page for an administrator who has none yet.
+      const me: TOperatorMe = { ...result.operator, passkey_required: result.passkey_required };
+      queryClient.setQueryData(meQuery(result.token).queryKey, me);
       sessionStore.signIn(result.token);
     } catch (error) {
       setFailure(isApiError(error) ? error.msg : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const passkeySignIn = async () => {
+    setFailure(null);
+    setBusy(true);
+    try {
+      const { options } = await api.request({
+        path: '/passkey/options',
+        body: {},
+        schema: ZWebAuthnOptionsResponse,
+        notify: false,
+      });
+      const credential = await startAuthentication({
+        optionsJSON: options,
+      });
+      const result = await api.request({
+        path: '/passkey/login',
+        body: { credential },
+        schema: ZOperatorLoginResponse,
+        notify: false,
+      });
+      const me: TOperatorMe = { ...result.operator, passkey_required: result.passkey_required };
+      queryClient.setQueryData(meQuery(result.token).queryKey, me);
+      sessionStore.signIn(result.token);
+    } catch (error) {
+      setFailure(isApiError(error) ? error.msg : t('passkeys.browserFailed'));
     } finally {
       setBusy(false);
     }
@@ -83,6 +120,10 @@ export function LoginPage() {
           {t('login.submit')}
         </Button>
       </Form>
+      <Divider plain>{t('login.or')}</Divider>
+      <Button block loading={busy} onClick={() => void passkeySignIn()}>
+        {t('login.passkey')}
+      </Button>
     </AuthFrame>
   );
 }

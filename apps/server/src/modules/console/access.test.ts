@@ -20,6 +20,14 @@ const CONSOLE_ROUTES = [
   'POST /api/console/logout',
   'GET /api/console/me',
   'POST /api/console/password',
+  // the operator's own passkeys, and the console's passkey sign-in (ADR 0033)
+  'GET /api/console/passkeys',
+  'POST /api/console/passkeys/options',
+  'POST /api/console/passkeys',
+  'PATCH /api/console/passkeys/{id}',
+  'POST /api/console/passkeys/{id}/remove',
+  'POST /api/console/passkey/options',
+  'POST /api/console/passkey/login',
   // review queues
   'GET /api/console/identity',
   'GET /api/console/identity/{id}',
@@ -113,8 +121,12 @@ const CONSOLE_ROUTES = [
   'POST /api/console/support/{id}/state',
 ].sort();
 
-/** Signing in is the only console route open without a session. */
-const PUBLIC = new Set(['POST /api/console/login']);
+/** Signing in (by password or passkey) is all that is open without a session. */
+const PUBLIC = new Set([
+  'POST /api/console/login',
+  'POST /api/console/passkey/options',
+  'POST /api/console/passkey/login',
+]);
 /** Callable before the one-time password is changed. */
 const BEFORE_PASSWORD_CHANGE = new Set([
   'POST /api/console/logout',
@@ -122,11 +134,20 @@ const BEFORE_PASSWORD_CHANGE = new Set([
   'POST /api/console/password',
 ]);
 /**
+ * The operator's own passkeys: every role, once the one-time password is changed, and an administrator
+ * without a passkey too (registering one is the only way on, ADR 0033).
+ */
+const OWN_PASSKEYS = new Set(CONSOLE_ROUTES.filter((r) => r.includes(' /api/console/passkeys')));
+/** What an administrator without a passkey may call while CONSOLE_ADMIN_PASSKEY is `required`. */
+const HELD_ADMIN_ROUTES = new Set([...BEFORE_PASSWORD_CHANGE, ...OWN_PASSKEYS]);
+
+/**
  * What a reviewer may call; every other console route is for administrators only. Listed this way round,
  * a new route is an administrator's until someone decides otherwise.
  */
 const REVIEWER_ROUTES = new Set([
   ...BEFORE_PASSWORD_CHANGE,
+  ...OWN_PASSKEYS,
   ...CONSOLE_ROUTES.filter((r) =>
     /^(GET|POST) \/api\/console\/(identity|bank-accounts|deposits|withdrawals|reconciliation|support)(\/|$)/.test(
       r,
@@ -223,18 +244,22 @@ function routerRoutes(tree: string): string[] {
 const concrete = (path: string) => path.replace('{id}', '1').replace('{code}', 'NOSUCHCODE');
 
 let opCounter = 0;
-async function operatorHeaders(role: 'reviewer' | 'editor' | 'administrator', mustChangePassword = false) {
+async function operatorHeaders(
+  role: 'reviewer' | 'editor' | 'administrator',
+  mustChangePassword = false,
+  on: TestApp = t,
+) {
   opCounter += 1;
   const username = `walk${opCounter}`;
   const password = 'operator-password-1';
-  await t.database.db.insert(operators).values({
+  await on.database.db.insert(operators).values({
     username,
     displayName: username,
     passwordHash: await hashPassword(password),
     role,
     mustChangePassword,
   });
-  const res = await t.app.inject({
+  const res = await on.app.inject({
     method: 'POST',
     url: '/api/console/login',
     payload: { username, password },
@@ -249,9 +274,9 @@ describe('the console API, walked from its OpenAPI document', () => {
     routes = consoleRoutes(res.json<Document>());
   });
 
-  const call = (r: { method: string; path: string }, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: r.method as 'GET' | 'POST' | 'PUT',
+  const call = (r: { method: string; path: string }, headers: Record<string, string> = {}, on: TestApp = t) =>
+    on.app.inject({
+      method: r.method as 'GET' | 'POST' | 'PUT' | 'PATCH',
       url: `${concrete(r.path)}?lang=en`,
       headers,
       ...(r.method === 'GET' ? {} : { payload: {} }),
@@ -316,8 +341,31 @@ describe('the console API, walked from its OpenAPI document', () => {
     const articles = (r: string) => /^(GET|POST|PUT) \/api\/console\/news(\/|$)/.test(r);
     for (const r of routes.filter((x) => !PUBLIC.has(x.route) && !BEFORE_PASSWORD_CHANGE.has(x.route))) {
       const res = await call(r, editor);
-      if (articles(r.route)) expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
+      if (articles(r.route) || OWN_PASSKEYS.has(r.route))
+        expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
       else expect(res.statusCode, r.route).toBe(403);
+    }
+  });
+
+  it('holds an administrator without a passkey to its registration when passkeys are required (1820)', async () => {
+    const required = await createTestApp({ CONSOLE_ADMIN_PASSKEY: 'required' });
+    try {
+      const admin = await operatorHeaders('administrator', false, required);
+      const reviewer = await operatorHeaders('reviewer', false, required);
+      for (const r of routes.filter((x) => !PUBLIC.has(x.route) && x.route !== 'POST /api/console/logout')) {
+        const res = await call(r, admin, required);
+        if (HELD_ADMIN_ROUTES.has(r.route)) {
+          expect([401, 403], `${r.route} ${res.body}`).not.toContain(res.statusCode);
+        } else {
+          expect(res.statusCode, r.route).toBe(403);
+          expect(body(res), r.route).toMatchObject({ code: 1820, data: null });
+        }
+      }
+      // the hold is the administrators': a reviewer without a passkey keeps its queues
+      const queue = await call({ method: 'GET', path: '/api/console/identity' }, reviewer, required);
+      expect(queue.statusCode, queue.body).toBe(200);
+    } finally {
+      await required.close();
     }
   });
 
@@ -332,7 +380,7 @@ describe('the console API, walked from its OpenAPI document', () => {
         const url = `${r.path.replace(/\{\w+\}/, id)}${query}`;
         for (const payload of r.method === 'GET' ? [undefined] : payloads) {
           const res = await t.app.inject({
-            method: r.method as 'GET' | 'POST' | 'PUT',
+            method: r.method as 'GET' | 'POST' | 'PUT' | 'PATCH',
             url,
             headers: { ...admin, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
             ...(payload === undefined ? {} : { payload }),

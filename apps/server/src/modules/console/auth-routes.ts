@@ -5,6 +5,7 @@ import {
   ZOperator,
   ZOperatorLogin,
   ZOperatorLoginResponse,
+  ZOperatorMe,
   ZOperatorPasswordChange,
   envelope,
 } from '@kabuto/contract';
@@ -12,7 +13,13 @@ import { operators } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { operatorOf, requireOperatorSession } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
-import { changeOperatorPassword, operatorLogin, operatorLogout, operatorView } from './operators.js';
+import {
+  changeOperatorPassword,
+  operatorHasPasskey,
+  operatorLogin,
+  operatorLogout,
+  operatorView,
+} from './operators.js';
 
 /** Operator sign-in, sign-out, who am I, and the password change (also of the one-time password). */
 export const consoleAuthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -47,6 +54,9 @@ export const consoleAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         token: result.token,
         expires_at: result.expiresAt.toISOString(),
         operator: operatorView(result.operator),
+        // an administrator who has a passkey was refused above: one signed in here has none
+        passkey_required:
+          result.operator.role === 'administrator' && app.ctx.config.CONSOLE_ADMIN_PASSKEY === 'required',
       });
     },
   );
@@ -62,14 +72,18 @@ export const consoleAuthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/me',
-    { onRequest: requireOperatorSession, schema: { tags, response: { 200: envelope(ZOperator) } } },
+    { onRequest: requireOperatorSession, schema: { tags, response: { 200: envelope(ZOperatorMe) } } },
     async (request) => {
       const [row] = await app.ctx.db
         .select()
         .from(operators)
         .where(eq(operators.id, operatorOf(request).id));
       if (!row) throw new AppError('UNAUTHENTICATED');
-      return ok(request, operatorView(row));
+      const held =
+        row.role === 'administrator' &&
+        app.ctx.config.CONSOLE_ADMIN_PASSKEY === 'required' &&
+        !(await operatorHasPasskey(app.ctx.db, row.id));
+      return ok(request, { ...operatorView(row), passkey_required: held });
     },
   );
 

@@ -358,7 +358,13 @@ describe('operators', () => {
     for (const o of others.filter((o) => o.id !== a.id && o.active)) {
       expect(body(await post(`/api/console/operators/${o.id}/deactivate`, a.headers)).code).toBe(1);
     }
-    const principal = { ...b, displayName: 'b', role: 'administrator' as const, mustChangePassword: false };
+    const principal = {
+      ...b,
+      displayName: 'b',
+      role: 'administrator' as const,
+      mustChangePassword: false,
+      hasPasskey: false,
+    };
     await expect(
       t.database.db.transaction((tx) =>
         deactivateOperator(tx, { clock: t.clock, operator: { ...principal, sessionId: 0 } }, a.id),

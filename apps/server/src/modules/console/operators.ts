@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { LOGIN_MAX_FAILURES, type TOperator, type TOperatorRole } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
-import { operatorSessions, operators } from '../../db/schema.js';
+import { operatorSessions, operators, passkeys } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -19,6 +19,8 @@ export interface OperatorPrincipal {
   displayName: string;
   role: TOperatorRole;
   mustChangePassword: boolean;
+  /** whether the operator has registered a passkey (an administrator without one is held, ADR 0033) */
+  hasPasskey: boolean;
   sessionId: number;
 }
 
@@ -105,6 +107,11 @@ export async function operatorLogin(
       until: row.lockedUntil.toLocaleString(locale, { timeZone: 'Asia/Tokyo' }),
     });
   }
+  // An administrator with a passkey signs in with it (ADR 0033). Refused before the password is checked:
+  // the answer never says whether the password was right, and guessing it counts for nothing.
+  if (row.role === 'administrator' && (await operatorHasPasskey(db, row.id))) {
+    throw new AppError('OPERATOR_PASSKEY_SIGN_IN');
+  }
   if (!(await verifyPassword(row.passwordHash, password))) {
     const lockedUntil = new Date(now.getTime() + deps.lockMinutes * 60_000);
     await db
@@ -124,23 +131,38 @@ export async function operatorLogin(
     throw new AppError('OPERATOR_LOGIN_FAILED');
   }
   await db.update(operators).set({ failedLogins: 0, lockedUntil: null }).where(eq(operators.id, row.id));
+  const { token, expiresAt } = await openOperatorSession(deps, row.id, 'operator.login');
+  return { token, expiresAt, operator: { ...row, failedLogins: 0, lockedUntil: null } };
+}
+
+export async function operatorHasPasskey(db: Executor, operatorId: number): Promise<boolean> {
+  const [key] = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .where(eq(passkeys.operatorId, operatorId))
+    .limit(1);
+  return key !== undefined;
+}
+
+/** A new console session for the operator, audited as `action` (a password or a passkey sign-in). */
+export async function openOperatorSession(
+  deps: Omit<OperatorAuthDeps, 'lockMinutes'>,
+  operatorId: number,
+  action: 'operator.login' | 'operator.login_passkey',
+  after?: unknown,
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = deps.clock.now();
   const token = newToken();
   const expiresAt = new Date(now.getTime() + deps.policy.absoluteMs);
-  await db.insert(operatorSessions).values({
-    operatorId: row.id,
+  await deps.db.insert(operatorSessions).values({
+    operatorId,
     tokenHash: sha256Hex(token),
     createdAt: now,
     lastSeenAt: now,
     expiresAt,
   });
-  await audit(db, {
-    operatorId: row.id,
-    action: 'operator.login',
-    targetType: 'operator',
-    targetId: row.id,
-    at: now,
-  });
-  return { token, expiresAt, operator: { ...row, failedLogins: 0, lockedUntil: null } };
+  await audit(deps.db, { operatorId, action, targetType: 'operator', targetId: operatorId, after, at: now });
+  return { token, expiresAt };
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -152,7 +174,11 @@ export async function resolveOperator(
 ): Promise<OperatorPrincipal | null> {
   if (token.length < 20 || token.length > 200) return null;
   const [row] = await deps.db
-    .select({ session: operatorSessions, operator: operators })
+    .select({
+      session: operatorSessions,
+      operator: operators,
+      hasPasskey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.operatorId} = ${operators.id})`,
+    })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
     .where(eq(operatorSessions.tokenHash, sha256Hex(token)))
@@ -173,6 +199,7 @@ export async function resolveOperator(
     displayName: row.operator.displayName,
     role: row.operator.role,
     mustChangePassword: row.operator.mustChangePassword,
+    hasPasskey: row.hasPasskey,
     sessionId: row.session.id,
   };
 }

@@ -21,7 +21,7 @@ import {
 } from '@kabuto/contract';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import { passkeys, users, webauthnChallenges } from '../../db/schema.js';
+import { operators, passkeys, users, webauthnChallenges } from '../../db/schema.js';
 import type { Db, Executor } from '../../db/types.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -60,8 +60,23 @@ export function passkeyView(row: typeof passkeys.$inferSelect): TPasskey {
   };
 }
 
+/**
+ * Whose passkeys and ceremonies: a customer's, or an operator's in the console (ADR 0033). The same tables
+ * and the same WebAuthn checks serve both; a passkey of one kind never answers for the other.
+ */
+export type Subject = { kind: 'user'; id: number } | { kind: 'operator'; id: number };
+export type SubjectKind = Subject['kind'];
+
+/** The condition "this passkey belongs to the subject". */
+export const ownedBy = (subject: Subject) =>
+  subject.kind === 'user' ? eq(passkeys.userId, subject.id) : eq(passkeys.operatorId, subject.id);
+
+export async function listOwnPasskeys(db: Executor, subject: Subject) {
+  return db.select().from(passkeys).where(ownedBy(subject)).orderBy(asc(passkeys.id));
+}
+
 export async function listPasskeys(db: Db, userId: number) {
-  return db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.id));
+  return listOwnPasskeys(db, { kind: 'user', id: userId });
 }
 
 export async function hasPasskey(db: Executor, userId: number): Promise<boolean> {
@@ -81,7 +96,13 @@ const CHALLENGE_SWEEP = 50;
 
 async function storeChallenge(
   deps: PasskeyDeps,
-  values: { userId: number | null; purpose: 'register' | 'login' | 'step_up'; challenge: string } & Partial<{
+  values: {
+    subject: SubjectKind;
+    userId: number | null;
+    operatorId?: number | null;
+    purpose: 'register' | 'login' | 'step_up';
+    challenge: string;
+  } & Partial<{
     action: StepUpAction;
     details: string;
   }>,
@@ -113,11 +134,14 @@ async function storeChallenge(
  * unknown challenge, or one of another purpose or user is refused.
  */
 async function takeChallenge(
-  deps: PasskeyDeps,
+  deps: Pick<PasskeyDeps, 'db' | 'clock'>,
   clientDataJSON: string,
   purpose: 'register' | 'login' | 'step_up',
-  userId: number | null,
+  owner: Subject | SubjectKind,
 ) {
+  const kind = typeof owner === 'string' ? owner : owner.kind;
+  const userId = typeof owner !== 'string' && owner.kind === 'user' ? owner.id : null;
+  const operatorId = typeof owner !== 'string' && owner.kind === 'operator' ? owner.id : null;
   let challenge: string;
   try {
     const client = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
@@ -137,7 +161,11 @@ async function takeChallenge(
       and(
         eq(webauthnChallenges.challenge, challenge),
         eq(webauthnChallenges.purpose, purpose),
+        eq(webauthnChallenges.subject, kind),
         userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId),
+        operatorId === null
+          ? isNull(webauthnChallenges.operatorId)
+          : eq(webauthnChallenges.operatorId, operatorId),
         isNull(webauthnChallenges.usedAt),
         gt(webauthnChallenges.expiresAt, now),
       ),
@@ -155,22 +183,44 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError('UNAUTHENTICATED');
-  const existing = await listPasskeys(deps.db, userId);
+  return creationOptions(
+    deps,
+    { kind: 'user', id: userId },
+    maskedPhone(user.phone),
+    maskedPhone(user.phone),
+  );
+}
+
+/** Creation options for a new passkey of a user or an operator, named as the passkey manager will list it. */
+export async function creationOptions(
+  deps: PasskeyDeps,
+  subject: Subject,
+  userName: string,
+  displayName: string,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const existing = await listOwnPasskeys(deps.db, subject);
   if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', { max: MAX_PASSKEYS });
   const rp = relyingParty(deps.config);
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    // the user handle: the user's id, so that a discoverable sign-in names its account
-    userID: isoBase64URL.toBuffer(isoBase64URL.fromUTF8String(`kabuto-user-${userId}`)),
-    userName: maskedPhone(user.phone),
-    userDisplayName: maskedPhone(user.phone),
+    // the user handle names the account (kabuto-user-1, kabuto-operator-1), so that a discoverable
+    // sign-in names its owner and a console passkey is never offered for the customers' site's account
+    userID: isoBase64URL.toBuffer(isoBase64URL.fromUTF8String(`kabuto-${subject.kind}-${subject.id}`)),
+    userName,
+    userDisplayName: displayName,
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     timeout: CHALLENGE_MINUTES * 60_000,
   });
-  await storeChallenge(deps, { userId, purpose: 'register', challenge: options.challenge });
+  await storeChallenge(deps, {
+    subject: subject.kind,
+    userId: subject.kind === 'user' ? subject.id : null,
+    operatorId: subject.kind === 'operator' ? subject.id : null,
+    purpose: 'register',
+    challenge: options.challenge,
+  });
   return options;
 }
 
@@ -186,7 +236,36 @@ export async function registerPasskey(
   name: string | undefined,
   locale: Locale,
 ): Promise<TPasskey> {
-  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'register', userId);
+  const now = deps.clock.now();
+  const outbox: EventOutbox = [];
+  const row = await storeNewPasskey(
+    deps,
+    { kind: 'user', id: userId },
+    credential,
+    name,
+    locale,
+    async (tx, inserted) => {
+      await notify(tx, outbox, userId, 'security.passkey_added', { name: inserted.name }, now);
+    },
+  );
+  await publishOutbox(deps.realtime, outbox);
+  await tellBySms(deps, userId, 'security.passkey_added', row.name, locale);
+  return passkeyView(row);
+}
+
+/**
+ * Verifies a registration against its challenge (of this subject, once) and stores the passkey, within the
+ * limit; `then` runs in the same transaction (the user's notice, the operator's audit entry).
+ */
+export async function storeNewPasskey(
+  deps: PasskeyDeps,
+  subject: Subject,
+  credential: RegistrationResponseJSON,
+  name: string | undefined,
+  locale: Locale,
+  then: (tx: Executor, inserted: typeof passkeys.$inferSelect) => Promise<void>,
+): Promise<typeof passkeys.$inferSelect> {
+  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'register', subject);
   const rp = relyingParty(deps.config);
   let verified;
   try {
@@ -203,11 +282,14 @@ export async function registerPasskey(
   if (!verified.verified) throw new AppError('PASSKEY_VERIFICATION_FAILED');
   const { credential: made } = verified.registrationInfo;
   const now = deps.clock.now();
-  const outbox: EventOutbox = [];
-  const row = await deps.db.transaction(async (tx) => {
-    // the user's row is locked so that two registrations at once cannot pass the limit together
-    await tx.execute(sql`select id from users where id = ${userId} for update`);
-    const [held] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  return deps.db.transaction(async (tx) => {
+    // the owner's row is locked so that two registrations at once cannot pass the limit together
+    if (subject.kind === 'user') {
+      await tx.execute(sql`select id from ${users} where id = ${subject.id} for update`);
+    } else {
+      await tx.execute(sql`select id from ${operators} where id = ${subject.id} for update`);
+    }
+    const [held] = await tx.select({ n: count() }).from(passkeys).where(ownedBy(subject));
     if ((held?.n ?? 0) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', { max: MAX_PASSKEYS });
     const [taken] = await tx
       .select({ id: passkeys.id })
@@ -217,7 +299,8 @@ export async function registerPasskey(
     const [inserted] = await tx
       .insert(passkeys)
       .values({
-        userId,
+        userId: subject.kind === 'user' ? subject.id : null,
+        operatorId: subject.kind === 'operator' ? subject.id : null,
         credentialId: made.id,
         publicKey: isoBase64URL.fromBuffer(made.publicKey),
         counter: made.counter,
@@ -227,12 +310,9 @@ export async function registerPasskey(
       })
       .returning();
     if (!inserted) throw new Error('the passkey was not written');
-    await notify(tx, outbox, userId, 'security.passkey_added', { name: inserted.name }, now);
+    await then(tx, inserted);
     return inserted;
   });
-  await publishOutbox(deps.realtime, outbox);
-  await tellBySms(deps, userId, 'security.passkey_added', row.name, locale);
-  return passkeyView(row);
 }
 
 function defaultName(held: number, locale: Locale): string {
@@ -298,15 +378,19 @@ async function verifyAssertion(
   deps: PasskeyDeps,
   credential: AuthenticationResponseJSON,
   expectedChallenge: string,
-  userId: number | null,
+  owner: Subject | SubjectKind,
 ) {
   const [key] = await deps.db
     .select()
     .from(passkeys)
     .where(eq(passkeys.credentialId, credential.id))
     .limit(1);
-  if (!key || (userId !== null && key.userId !== userId)) {
-    throw new AppError(userId === null ? 'PASSKEY_UNKNOWN' : 'PASSKEY_VERIFICATION_FAILED');
+  const named = typeof owner !== 'string';
+  const kind = named ? owner.kind : owner;
+  // a customer's passkey never signs in to the console, nor an operator's to the customers' site
+  const ownerId = key ? (kind === 'user' ? key.userId : key.operatorId) : null;
+  if (!key || ownerId === null || (named && ownerId !== owner.id)) {
+    throw new AppError(named ? 'PASSKEY_VERIFICATION_FAILED' : 'PASSKEY_UNKNOWN');
   }
   const rp = relyingParty(deps.config);
   let result;
@@ -332,25 +416,32 @@ async function verifyAssertion(
     .update(passkeys)
     .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: deps.clock.now() })
     .where(eq(passkeys.id, key.id));
-  return key;
+  return { ...key, ownerId };
 }
 
 /** Options for a discoverable sign-in: no account named, any passkey of this site may answer. */
-export async function loginOptions(deps: PasskeyDeps): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function loginOptions(
+  deps: PasskeyDeps,
+  subject: SubjectKind = 'user',
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps.config).id,
     userVerification: 'required',
     timeout: CHALLENGE_MINUTES * 60_000,
   });
-  await storeChallenge(deps, { userId: null, purpose: 'login', challenge: options.challenge });
+  await storeChallenge(deps, { subject, userId: null, purpose: 'login', challenge: options.challenge });
   return options;
 }
 
-/** The user a passkey sign-in proves; the caller opens the session as password sign-in does. */
-export async function verifyLogin(deps: PasskeyDeps, credential: AuthenticationResponseJSON) {
-  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'login', null);
-  const key = await verifyAssertion(deps, credential, challenge.challenge, null);
-  return key.userId;
+/** The user (or operator) a passkey sign-in proves; the caller opens the session as password sign-in does. */
+export async function verifyLogin(
+  deps: PasskeyDeps,
+  credential: AuthenticationResponseJSON,
+  subject: SubjectKind = 'user',
+): Promise<number> {
+  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'login', subject);
+  const key = await verifyAssertion(deps, credential, challenge.challenge, subject);
+  return key.ownerId;
 }
 
 /** Options for a step-up: only the user's own passkeys, bound to one action and its details. */
@@ -371,6 +462,7 @@ export async function stepUpOptions(
     timeout: CHALLENGE_MINUTES * 60_000,
   });
   await storeChallenge(deps, {
+    subject: 'user',
     userId,
     purpose: 'step_up',
     challenge: options.challenge,
@@ -386,8 +478,9 @@ export async function verifyStepUp(
   userId: number,
   credential: AuthenticationResponseJSON,
 ): Promise<{ step_up_token: string; action: StepUpAction; expires_at: string }> {
-  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'step_up', userId);
-  await verifyAssertion(deps, credential, challenge.challenge, userId);
+  const subject: Subject = { kind: 'user', id: userId };
+  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'step_up', subject);
+  await verifyAssertion(deps, credential, challenge.challenge, subject);
   const token = newToken();
   const expiresAt = expiry(deps.clock, STEP_UP_MINUTES);
   await deps.db
