@@ -177,6 +177,15 @@ export const ERRORS = {
   PASSKEY_LIMIT: { code: 1737, http: 422 },
   PASSKEY_ALREADY_REGISTERED: { code: 1738, http: 409 },
   SESSION_NOT_FOUND: { code: 1739, http: 404 },
+  // Step-up by SMS for users without a passkey (issue 22, ADR 0031): 1800-1819
+  /** a user with a passkey steps up with it, not by SMS */
+  STEP_UP_USE_PASSKEY: { code: 1801, http: 409 },
+  /** the SMS code was wrong, or its step-up expired or was already answered: ask for a new code */
+  STEP_UP_CODE_INVALID: { code: 1802, http: 422 },
+  /** the SMS step-up needs the transaction password with the code */
+  STEP_UP_TXN_PASSWORD_REQUIRED: { code: 1803, http: 422 },
+  /** the SMS step-up needs the login password with the code (no transaction password is set) */
+  STEP_UP_PASSWORD_REQUIRED: { code: 1804, http: 422 },
   // Secrets that cannot be guessed (issue 22, ADR 0030): 1700-1729
   /** too many failed logins for this account or from this client: wait, or sign in with an SMS code */
   LOGIN_THROTTLED: { code: 1701, http: 429 },
