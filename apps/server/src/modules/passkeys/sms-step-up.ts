@@ -65,6 +65,13 @@ async function smsParams(
       break;
     }
     case 'bank_account':
+      if (request.replaces_id !== undefined) {
+        const [replaced] = await deps.db
+          .select({ id: bankAccounts.id })
+          .from(bankAccounts)
+          .where(and(eq(bankAccounts.id, request.replaces_id), eq(bankAccounts.userId, userId)));
+        if (!replaced) throw new AppError('BANK_ACCOUNT_NOT_FOUND');
+      }
       params.account = request.yucho
         ? accountLabel(request.bank_code, request.yucho.symbol, request.yucho.number)
         : accountLabel(request.bank_code, request.branch_code ?? null, request.account_number ?? '');
