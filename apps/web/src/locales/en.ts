@@ -324,6 +324,16 @@ export const en = {
     logout: 'Log out',
     preview: 'Example: rise <r>{{rise}}</r>, fall <f>{{fall}}</f>',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'Confirm with an SMS code',
+    body: 'We sent a 6-digit code to your phone. The message says what it confirms: enter the code only if it is this request.',
+    code: 'Code from the SMS',
+    txnPassword: 'Transaction password',
+    password: 'Login password',
+    confirm: 'Confirm',
+    cancelled: 'The confirmation was cancelled, so nothing was done.',
+  },
   passkeys: {
     rename: 'Rename',
     name: 'Name',

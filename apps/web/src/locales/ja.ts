@@ -321,6 +321,16 @@ export const ja = {
     logout: 'ログアウト',
     preview: '表示例：上昇 <r>{{rise}}</r>、下落 <f>{{fall}}</f>',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'SMS認証コードで確認',
+    body: 'お使いの電話番号に6桁の認証コードを送りました。メッセージに確認する内容が書かれています。この操作と一致する場合のみ入力してください。',
+    code: 'SMSの認証コード',
+    txnPassword: '取引パスワード',
+    password: 'ログインパスワード',
+    confirm: '確認する',
+    cancelled: '確認を取り消したため、何も行われていません。',
+  },
   passkeys: {
     rename: '名前を変更',
     name: '名前',

@@ -317,6 +317,16 @@ export const zhHans = {
     logout: '退出登录',
     preview: '示例：上涨 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: '使用短信验证码确认',
+    body: '我们已向您的手机发送6位验证码。短信中写明了要确认的操作，请仅在与本次操作一致时输入。',
+    code: '短信验证码',
+    txnPassword: '交易密码',
+    password: '登录密码',
+    confirm: '确认',
+    cancelled: '已取消确认，未执行任何操作。',
+  },
   passkeys: {
     rename: '重命名',
     name: '名称',

@@ -317,6 +317,16 @@ export const zhHant = {
     logout: '登出',
     preview: '範例：上漲 <r>{{rise}}</r>，下跌 <f>{{fall}}</f>',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: '使用簡訊驗證碼確認',
+    body: '我們已向您的手機傳送6位數驗證碼。簡訊中寫明了要確認的操作，請僅在與本次操作一致時輸入。',
+    code: '簡訊驗證碼',
+    txnPassword: '交易密碼',
+    password: '登入密碼',
+    confirm: '確認',
+    cancelled: '已取消確認，未執行任何操作。',
+  },
   passkeys: {
     rename: '重新命名',
     name: '名稱',

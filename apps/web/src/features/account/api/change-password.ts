@@ -17,8 +17,11 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: Parameters<typeof changePassword>[0]) =>
-      // a passkey holder confirms the change with the passkey (ADR 0031)
-      changePassword({ ...body, step_up_token: await stepUp({ action: 'change_password' }) }),
+      // confirmed with the passkey, or without one by an SMS code and the old password here (ADR 0031)
+      changePassword({
+        ...body,
+        step_up_token: await stepUp({ action: 'change_password' }, { password: body.old_password }),
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
     onError: showPasskeyFailure,
   });

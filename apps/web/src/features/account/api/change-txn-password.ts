@@ -18,8 +18,11 @@ export function useChangeTxnPassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: Parameters<typeof changeTxnPassword>[0]) =>
-      // a passkey holder confirms the change with the passkey (ADR 0031)
-      changeTxnPassword({ ...body, step_up_token: await stepUp({ action: 'change_txn_password' }) }),
+      // confirmed with the passkey, or without one by an SMS code and the old password here (ADR 0031)
+      changeTxnPassword({
+        ...body,
+        step_up_token: await stepUp({ action: 'change_txn_password' }, { txn_password: body.old_password }),
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
     onError: showPasskeyFailure,
   });

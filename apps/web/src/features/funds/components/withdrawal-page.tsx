@@ -212,11 +212,11 @@ function WithdrawalForm({
     setBusy(true);
     try {
       // a passkey holder confirms this amount to this account with the passkey (ADR 0031)
-      const stepUpToken = await stepUp({
-        action: 'withdrawal',
-        amount: values.amount,
-        bank_account_id: values.bank_account_id,
-      });
+      // (without one, by an SMS code naming them, with the transaction password typed here)
+      const stepUpToken = await stepUp(
+        { action: 'withdrawal', amount: values.amount, bank_account_id: values.bank_account_id },
+        { txn_password: values.txn_password },
+      );
       const filed = await sendWithRetry(action, { ...values, step_up_token: stepUpToken }, () =>
         Dialog.confirm({
           content: t('funds.retryPrompt'),
