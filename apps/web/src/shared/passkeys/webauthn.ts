@@ -78,8 +78,21 @@ export async function stepUp(request: TStepUpRequest, known: KnownSecrets = {}):
   return granted.step_up_token;
 }
 
+/**
+ * The last SMS step-up's token, kept until it expires or its action succeeds: an action refused for another
+ * reason (a mistyped holder name) is sent again with it, not with a new SMS (which waits a minute).
+ */
+let lastSms: { key: string; token: string; expiresAt: number } | null = null;
+
+/** The action the last step-up was for has succeeded: its token is spent. */
+export function forgetStepUp(): void {
+  lastSms = null;
+}
+
 /** The step-up of a user without a passkey: an SMS code naming the action, and a password (ADR 0031). */
 async function smsStepUp(request: TStepUpRequest, known: KnownSecrets): Promise<string> {
+  const key = JSON.stringify(request);
+  if (lastSms?.key === key && lastSms.expiresAt > Date.now() + 30_000) return lastSms.token;
   const sent = await api.request({
     method: 'POST',
     path: '/step-up/sms',
@@ -94,5 +107,6 @@ async function smsStepUp(request: TStepUpRequest, known: KnownSecrets): Promise<
     body: { challenge_id: sent.challenge_id, code: answer.code, [sent.secret]: held ?? answer.secret },
     schema: ZStepUpGranted,
   });
+  lastSms = { key, token: granted.step_up_token, expiresAt: Date.parse(granted.expires_at) };
   return granted.step_up_token;
 }

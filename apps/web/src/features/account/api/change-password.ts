@@ -2,7 +2,7 @@ import { ZChangePasswordRequest, ZChangePasswordResponse } from '@kabuto/contrac
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 
 export const changePasswordFormSchema = ZChangePasswordRequest;
@@ -22,7 +22,10 @@ export function useChangePassword() {
         ...body,
         step_up_token: await stepUp({ action: 'change_password' }, { password: body.old_password }),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+    onSuccess: () => {
+      forgetStepUp();
+      return queryClient.invalidateQueries({ queryKey: userInfoKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }

@@ -2,7 +2,7 @@ import { ZChangeTxnPasswordRequest } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { ZTxnPasswordResponse } from './set-txn-password';
 
@@ -23,7 +23,10 @@ export function useChangeTxnPassword() {
         ...body,
         step_up_token: await stepUp({ action: 'change_txn_password' }, { txn_password: body.old_password }),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+    onSuccess: () => {
+      forgetStepUp();
+      return queryClient.invalidateQueries({ queryKey: userInfoKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }

@@ -9,7 +9,7 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { FUNDS_KEY } from '@/shared/messages/messages-api';
 
 export const bankAccountKeys = {
@@ -70,7 +70,10 @@ export function useAddBankAccount() {
         notify: false,
       });
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: bankAccountKeys.all }),
+    onSuccess: () => {
+      forgetStepUp();
+      return client.invalidateQueries({ queryKey: bankAccountKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }
