@@ -105,6 +105,8 @@ export async function smsStepUp(
       and(
         eq(webauthnChallenges.userId, userId),
         eq(webauthnChallenges.purpose, 'step_up'),
+        // per action: a bank account added a moment ago does not hold up a withdrawal's code
+        eq(webauthnChallenges.action, request.action),
         sql`left(${webauthnChallenges.challenge}, ${PREFIX.length}) = ${PREFIX}`,
       ),
     )
