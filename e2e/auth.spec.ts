@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { register } from './support/account.js';
+import { confirmBySms, register } from './support/account.js';
 import { freshPhone, route, useLanguage } from './support/app.js';
 
 /** Logs in without waiting for success (some steps here expect a refusal). */
@@ -52,6 +52,8 @@ test('register with an invitation code and the SMS code, log in, switch language
   await page.getByLabel('New password', { exact: true }).fill('second2');
   await page.getByLabel('Confirm new password').fill('second2');
   await page.getByRole('button', { name: 'Change password' }).click();
+  // no passkey: an SMS code naming the change, with the current password the form holds (ADR 0031)
+  expect(await confirmBySms(page, phone)).toContain('changing your login password');
   await expect(page.getByText('Your password has been changed.').first()).toBeVisible();
 
   // Log out, and the old password no longer works.

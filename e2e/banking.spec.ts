@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, register } from './support/account.js';
+import { confirmBySms, login, register } from './support/account.js';
 import { freshPhone, route, useLanguage } from './support/app.js';
 import { consoleRoute, loginAsAdmin, watchConsoleErrors } from './support/console.js';
 import { yenOf } from './support/funds.js';
@@ -102,6 +102,8 @@ for (const lang of ['jp', 'en'] as const) {
     const prompt = page.getByRole('dialog');
     await prompt.getByLabel(text.password).fill(password);
     await prompt.getByRole('button', { name: text.confirm }).click();
+    // no passkey: an SMS code naming the account (the retry below reuses this step-up)
+    await confirmBySms(page, phone, { lang: lang === 'jp' ? 'ja' : 'en' });
     await expect(page.getByRole('form').getByRole('alert').filter({ hasText: text.mismatch })).toContainText(
       'ヤマダ タロウ',
     );

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { pngBytes } from '../apps/server/src/lib/images.js';
-import { registerAndLogin } from './support/account.js';
+import { confirmBySms, registerAndLogin } from './support/account.js';
 import { adminBearer } from './support/operator-api.js';
 import { route, useLanguage } from './support/app.js';
 import { fillApplication } from './support/opening.js';
@@ -65,8 +65,11 @@ async function offQueue(operator: Page): Promise<Page> {
 
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: pngBytes(8, 6) });
 
-/** Fills the bank account form and confirms with the login password. */
-async function addBankAccount(page: Page, holder: string): Promise<void> {
+/**
+ * Fills the bank account form and confirms with the login password, then (a user without a passkey) with
+ * the SMS code naming the account when `phone` is given; a retry of the same account reuses that step-up.
+ */
+async function addBankAccount(page: Page, holder: string, phone?: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a bank account' });
   await form.getByLabel('Account holder').fill(holder);
   await form.getByLabel('Account number').fill('1234567');
@@ -91,6 +94,7 @@ async function addBankAccount(page: Page, holder: string): Promise<void> {
   const prompt = page.getByRole('dialog');
   await prompt.getByLabel('Login password').fill('trade1');
   await prompt.getByRole('button', { name: 'Confirm' }).click();
+  if (phone !== undefined) expect(await confirmBySms(page, phone)).toContain('1234567'.slice(-3));
 }
 
 test('identity, own bank account, deposit, withdrawal with two approvals, and the messages of each', async ({
@@ -163,7 +167,7 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await page.goto(route(BANK));
     await page.getByRole('button', { name: 'Add a bank account' }).click();
     await expect(page.getByTestId('holder-rule')).toContainText('ヤマダ');
-    await addBankAccount(page, 'Suzuki Ichiro');
+    await addBankAccount(page, 'Suzuki Ichiro', phone);
     const holderError = page
       .getByRole('form', { name: 'Add a bank account' })
       .getByRole('alert')
@@ -277,6 +281,8 @@ test('identity, own bank account, deposit, withdrawal with two approvals, and th
     await expect(form.getByLabel('Bank account')).toHaveValue(/\d+/);
     await form.getByRole('button', { name: 'Request withdrawal' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Request withdrawal' }).click();
+    // no passkey: the SMS names the amount and the account; the transaction password is the form's
+    expect(await confirmBySms(page, phone)).toContain('withdrawal of ¥1,500,000');
     const filed = page.getByTestId('withdrawal-filed');
     await expect(filed).toContainText('Withdrawal of ¥1,500,000 requested');
     const processing = filed.getByTestId('withdrawal-processing');

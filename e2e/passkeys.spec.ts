@@ -13,7 +13,7 @@ import { adminBearer, verifyUser } from './support/operator-api.js';
 const port = Number(process.env['E2E_PORT'] ?? 8181);
 test.use({ baseURL: `http://localhost:${port}` });
 
-const PASSWORD = 'pk7e2e';
+const PASSWORD = 'kbt9pk'; // not on the common-password list (ADR 0030)
 const TXN_PASSWORD = '135790';
 
 async function addVirtualAuthenticator(page: Page) {

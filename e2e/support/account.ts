@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { DEMO_INVITE, freshPhone, readSmsCode, route } from './app.js';
+import { DEMO_INVITE, freshPhone, readSmsCode, readSmsText, route } from './app.js';
 import { verifyUser } from './operator-api.js';
 
 /** Registration and login through the real screens (English labels), as in auth.spec.ts. */
@@ -40,4 +40,28 @@ export async function registerAndLogin(
   if (options.verified ?? true) await verifyUser(page.request, phone, password);
   await login(page, phone, password);
   return phone;
+}
+
+const SMS_STEP_UP = {
+  en: { code: 'Code from the SMS', confirm: 'Confirm', title: 'Confirm with an SMS code' },
+  ja: { code: 'SMSの認証コード', confirm: '確認する', title: 'SMS認証コードで確認' },
+} as const;
+
+/**
+ * Answers the SMS step-up of a user without a passkey (ADR 0031): reads the code the dialog asks for from the
+ * SMS outbox, with the password it asks for when the form did not hold it. Answers the SMS's text.
+ */
+export async function confirmBySms(
+  page: Page,
+  phone: string,
+  options: { secret?: { label: string; value: string }; lang?: keyof typeof SMS_STEP_UP } = {},
+): Promise<string> {
+  const text = SMS_STEP_UP[options.lang ?? 'en'];
+  const dialog = page.getByRole('dialog').filter({ hasText: text.title });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(text.code).fill(readSmsCode(phone));
+  if (options.secret) await dialog.getByLabel(options.secret.label).fill(options.secret.value);
+  await dialog.getByRole('button', { name: text.confirm }).click();
+  await expect(dialog).toBeHidden();
+  return readSmsText(phone);
 }

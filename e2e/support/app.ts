@@ -38,3 +38,16 @@ export async function useLanguage(
 }
 
 export const route = (path: string) => `/japan1/#${path}`;
+
+/** The text of the last SMS with a code sent to `phone` (a step-up's names its action). */
+export function readSmsText(phone: string): string {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const found = readFileSync(join(dataDir, 'dev-sms-outbox.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { phone: string; code?: string; text?: string })
+    .filter((m) => m.phone === phone && m.code !== undefined)
+    .at(-1);
+  return found?.text ?? '';
+}

@@ -59,6 +59,9 @@ const OWNED: Record<string, keyof Fixture> = {
   'POST /api/step-up/options bank_account_id': 'bankAccountId',
   'POST /api/step-up/options replaces_id': 'bankAccountId',
   'POST /api/step-up/options passkey_id': 'passkeyId',
+  'POST /api/step-up/sms bank_account_id': 'bankAccountId',
+  'POST /api/step-up/sms replaces_id': 'bankAccountId',
+  'POST /api/step-up/sms passkey_id': 'passkeyId',
 };
 
 /**
@@ -95,6 +98,14 @@ const BASE: Record<string, Record<string, unknown>> = {
     account_number: '1111111',
   },
   'POST /api/step-up/options passkey_id': { action: 'remove_passkey' },
+  'POST /api/step-up/sms bank_account_id': { action: 'withdrawal', amount: yen(20_000) },
+  'POST /api/step-up/sms replaces_id': {
+    action: 'bank_account',
+    bank_code: '0001',
+    branch_code: '100',
+    account_number: '1111111',
+  },
+  'POST /api/step-up/sms passkey_id': { action: 'remove_passkey' },
   '/api/passkeys/{id}': { name: 'Stolen' },
   '/api/trade/closePosition': { price_type: 'market', quantity: 100 },
   '/api/bank-accounts': {
@@ -131,6 +142,10 @@ const PUBLIC: Record<string, string> = {
   'POST /api/auth/passkey/login id': 'a WebAuthn credential id, proven by its signature',
   'POST /api/passkeys id': 'a WebAuthn credential id, proven by its signature',
   'POST /api/step-up/verify id': 'a WebAuthn credential id, proven by its signature',
+  // an SMS step-up (ADR 0031): looked up among the caller's own challenges only (sms-step-up.test.ts tries
+  // another user's), and the code is what the user types from the SMS, not a reference
+  'POST /api/step-up/verify challenge_id': 'a random id, matched only among the caller’s own step-ups',
+  'POST /api/step-up/verify code': 'the SMS code the user types',
 };
 
 /** Names that identify something: a path parameter, or a query or body field named like an id or a code. */

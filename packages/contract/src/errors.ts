@@ -184,6 +184,15 @@ export const ERRORS = {
   OPERATOR_PASSKEY_SIGN_IN: { code: 1821, http: 403 },
   /** an administrator keeps at least one passkey: register another before removing the last */
   OPERATOR_PASSKEY_LAST: { code: 1822, http: 409 },
+  // Step-up by SMS for users without a passkey (issue 22, ADR 0031): 1800-1819
+  /** a user with a passkey steps up with it, not by SMS */
+  STEP_UP_USE_PASSKEY: { code: 1801, http: 409 },
+  /** the SMS code was wrong, or its step-up expired or was already answered: ask for a new code */
+  STEP_UP_CODE_INVALID: { code: 1802, http: 422 },
+  /** the SMS step-up needs the transaction password with the code */
+  STEP_UP_TXN_PASSWORD_REQUIRED: { code: 1803, http: 422 },
+  /** the SMS step-up needs the login password with the code (no transaction password is set) */
+  STEP_UP_PASSWORD_REQUIRED: { code: 1804, http: 422 },
   // Secrets that cannot be guessed (issue 22, ADR 0030): 1700-1729
   /** too many failed logins for this account or from this client: wait, or sign in with an SMS code */
   LOGIN_THROTTLED: { code: 1701, http: 429 },

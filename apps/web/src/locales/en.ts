@@ -332,6 +332,16 @@ export const en = {
       'This is a demo: it is not a registered financial instruments business and handles no real money or shares.',
     associations: 'Member of',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'Confirm with an SMS code',
+    body: 'We sent a 6-digit code to your phone. The message says what it confirms: enter the code only if it is this request.',
+    code: 'Code from the SMS',
+    txnPassword: 'Transaction password',
+    password: 'Login password',
+    confirm: 'Confirm',
+    cancelled: 'The confirmation was cancelled, so nothing was done.',
+  },
   passkeys: {
     rename: 'Rename',
     name: 'Name',

@@ -331,6 +331,16 @@ export const es = {
       'Es una demo: no es una empresa de servicios de inversión registrada y no maneja dinero ni acciones reales.',
     associations: 'Miembro de',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'Confirma con un código SMS',
+    body: 'Te hemos enviado un código de 6 cifras al móvil. El mensaje dice qué confirma: introdúcelo solo si se trata de esta operación.',
+    code: 'Código del SMS',
+    txnPassword: 'Contraseña de operaciones',
+    password: 'Contraseña de acceso',
+    confirm: 'Confirmar',
+    cancelled: 'Se canceló la confirmación, así que no se ha hecho nada.',
+  },
   passkeys: {
     rename: 'Cambiar nombre',
     name: 'Nombre',

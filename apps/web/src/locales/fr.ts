@@ -333,6 +333,16 @@ export const fr = {
       'Ceci est une démo : ce n’est pas un prestataire de services d’investissement enregistré, et elle ne manipule ni argent ni actions réels.',
     associations: 'Membre de',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'Confirmez avec un code SMS',
+    body: 'Nous avons envoyé un code à 6 chiffres sur votre téléphone. Le message indique ce qu’il confirme : ne le saisissez que s’il s’agit bien de cette opération.',
+    code: 'Code reçu par SMS',
+    txnPassword: 'Mot de passe de transaction',
+    password: 'Mot de passe de connexion',
+    confirm: 'Confirmer',
+    cancelled: 'La confirmation a été annulée : rien n’a été fait.',
+  },
   passkeys: {
     rename: 'Renommer',
     name: 'Nom',

@@ -328,6 +328,16 @@ export const ja = {
     unregistered: 'デモ版のため、金融商品取引業の登録はありません。実際のお金や株式は扱いません。',
     associations: '加入協会',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: 'SMS認証コードで確認',
+    body: 'お使いの電話番号に6桁の認証コードを送りました。メッセージに確認する内容が書かれています。この操作と一致する場合のみ入力してください。',
+    code: 'SMSの認証コード',
+    txnPassword: '取引パスワード',
+    password: 'ログインパスワード',
+    confirm: '確認する',
+    cancelled: '確認を取り消したため、何も行われていません。',
+  },
   passkeys: {
     rename: '名前を変更',
     name: '名前',

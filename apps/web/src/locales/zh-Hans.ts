@@ -324,6 +324,16 @@ export const zhHans = {
     unregistered: '这是演示版，并非登记在册的金融商品交易业者，不涉及真实资金或股票。',
     associations: '加入的协会',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: '使用短信验证码确认',
+    body: '我们已向您的手机发送6位验证码。短信中写明了要确认的操作，请仅在与本次操作一致时输入。',
+    code: '短信验证码',
+    txnPassword: '交易密码',
+    password: '登录密码',
+    confirm: '确认',
+    cancelled: '已取消确认，未执行任何操作。',
+  },
   passkeys: {
     rename: '重命名',
     name: '名称',

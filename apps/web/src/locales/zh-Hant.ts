@@ -324,6 +324,16 @@ export const zhHant = {
     unregistered: '這是示範版，並非已登錄的金融商品交易業者，不涉及真實資金或股票。',
     associations: '加入的協會',
   },
+  /** step-up by SMS for a user without a passkey (ADR 0031) */
+  smsStepUp: {
+    title: '使用簡訊驗證碼確認',
+    body: '我們已向您的手機傳送6位數驗證碼。簡訊中寫明了要確認的操作，請僅在與本次操作一致時輸入。',
+    code: '簡訊驗證碼',
+    txnPassword: '交易密碼',
+    password: '登入密碼',
+    confirm: '確認',
+    cancelled: '已取消確認，未執行任何操作。',
+  },
   passkeys: {
     rename: '重新命名',
     name: '名稱',

@@ -110,8 +110,23 @@ export function stepUpDetails(request: z.output<typeof ZStepUpRequest>): string 
   }
 }
 
-// POST /api/step-up/verify
-export const ZStepUpVerify = z.strictObject({ credential: ZWebAuthnCredential });
+// POST /api/step-up/sms (a user without a passkey): an SMS code naming the action, for /api/step-up/verify
+export const ZStepUpSmsSent = z.object({
+  challenge_id: z.string(),
+  /** the secret /api/step-up/verify wants with the code: the transaction password, or (none set) the login one */
+  secret: z.enum(['txn_password', 'password']),
+  expires_at: z.string(),
+});
+export type TStepUpSmsSent = z.infer<typeof ZStepUpSmsSent>;
+
+// POST /api/step-up/verify: a passkey's assertion, or (no passkey) the SMS code with the password it names
+export const ZStepUpSmsVerify = z.strictObject({
+  challenge_id: z.string().regex(/^[\w-]{16,128}$/),
+  code: z.string().regex(/^\d{6}$/, { error: 'validation.smsCodeFormat' }),
+  txn_password: z.string().min(1).max(128).optional(),
+  password: z.string().min(1).max(128).optional(),
+});
+export const ZStepUpVerify = z.union([z.strictObject({ credential: ZWebAuthnCredential }), ZStepUpSmsVerify]);
 export const ZStepUpGranted = z.object({
   step_up_token: z.string(),
   action: z.enum(STEP_UP_ACTIONS),

@@ -186,6 +186,11 @@ export const en = {
     STEP_UP_REQUIRED: 'Please confirm this with your passkey',
     STEP_UP_INVALID:
       'This confirmation has expired, was already used or was given for another request. Please confirm again',
+    STEP_UP_USE_PASSKEY: 'Your account has a passkey: please confirm with it',
+    STEP_UP_CODE_INVALID:
+      'The verification code is wrong, or it has expired or was already used. Please request a new code',
+    STEP_UP_TXN_PASSWORD_REQUIRED: 'Please enter your transaction password with the code',
+    STEP_UP_PASSWORD_REQUIRED: 'Please enter your login password with the code',
     PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
     PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
     SESSION_NOT_FOUND: 'This session has already ended',
@@ -414,6 +419,17 @@ export const en = {
     margin: 'Margin collateral',
     withdrawing: 'Withdrawals in progress',
   } satisfies Record<LedgerAccount, string>,
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      'Kabuto code {{code}}: it confirms a withdrawal of {{amount}} to {{account}}. Valid for {{minutes}} minutes. If this is not you, share it with no one and contact us.',
+    bank_account:
+      'Kabuto code {{code}}: it confirms registering the bank account {{account}} for withdrawals. Valid for {{minutes}} minutes. If this is not you, share it with no one and contact us.',
+    change_password:
+      'Kabuto code {{code}}: it confirms changing your login password. Valid for {{minutes}} minutes. If this is not you, share it with no one and contact us.',
+    change_txn_password:
+      'Kabuto code {{code}}: it confirms changing your transaction password. Valid for {{minutes}} minutes. If this is not you, share it with no one and contact us.',
+  },
   messageKinds: {
     'product.applied':
       'Your application of {{amount}} to {{product}} was received; it will be priced at the NAV of {{nav_date}}',

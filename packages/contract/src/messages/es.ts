@@ -185,6 +185,11 @@ export const es = {
       'Esta llave de acceso no está registrada en Kabuto. Inicia sesión con tu contraseña y añádela en Ajustes',
     STEP_UP_REQUIRED: 'Confirma esta operación con tu llave de acceso',
     STEP_UP_INVALID: 'Esta confirmación ha caducado, ya se usó o era para otra operación. Vuelve a confirmar',
+    STEP_UP_USE_PASSKEY: 'Tu cuenta tiene una llave de acceso: confirma con ella',
+    STEP_UP_CODE_INVALID:
+      'El código de verificación no es correcto, ha caducado o ya se usó. Solicita uno nuevo',
+    STEP_UP_TXN_PASSWORD_REQUIRED: 'Introduce tu contraseña de operaciones junto con el código',
+    STEP_UP_PASSWORD_REQUIRED: 'Introduce tu contraseña de acceso junto con el código',
     PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
     PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
     SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',
@@ -415,6 +420,17 @@ export const es = {
     reserved: 'Retenido para órdenes',
     margin: 'Garantía de margen',
     withdrawing: 'Retiros en curso',
+  },
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      'Código Kabuto {{code}}: confirma una retirada de {{amount}} a {{account}}. Válido durante {{minutes}} minutos. Si no has sido tú, no se lo des a nadie y contáctanos.',
+    bank_account:
+      'Código Kabuto {{code}}: confirma el registro de la cuenta bancaria {{account}} para retiradas. Válido durante {{minutes}} minutos. Si no has sido tú, no se lo des a nadie y contáctanos.',
+    change_password:
+      'Código Kabuto {{code}}: confirma el cambio de tu contraseña de acceso. Válido durante {{minutes}} minutos. Si no has sido tú, no se lo des a nadie y contáctanos.',
+    change_txn_password:
+      'Código Kabuto {{code}}: confirma el cambio de tu contraseña de operaciones. Válido durante {{minutes}} minutos. Si no has sido tú, no se lo des a nadie y contáctanos.',
   },
   messageKinds: {
     'product.applied':

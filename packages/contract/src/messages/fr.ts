@@ -191,6 +191,11 @@ export const fr = {
     STEP_UP_REQUIRED: 'Veuillez confirmer cette opération avec votre clé d’accès',
     STEP_UP_INVALID:
       'Cette confirmation a expiré, a déjà servi ou concernait une autre opération. Veuillez confirmer à nouveau',
+    STEP_UP_USE_PASSKEY: 'Votre compte a une clé d’accès : veuillez confirmer avec elle',
+    STEP_UP_CODE_INVALID:
+      'Le code de vérification est incorrect, a expiré ou a déjà servi. Veuillez en demander un nouveau',
+    STEP_UP_TXN_PASSWORD_REQUIRED: 'Veuillez saisir votre mot de passe de transaction avec le code',
+    STEP_UP_PASSWORD_REQUIRED: 'Veuillez saisir votre mot de passe de connexion avec le code',
     PASSKEY_LIMIT:
       'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
     PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',
@@ -423,6 +428,17 @@ export const fr = {
     reserved: 'Bloqué pour des ordres',
     margin: 'Garantie de marge',
     withdrawing: 'Retraits en cours',
+  },
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      'Code Kabuto {{code}} : il confirme un retrait de {{amount}} vers {{account}}. Valable {{minutes}} minutes. Si ce n’est pas vous, ne le communiquez à personne et contactez-nous.',
+    bank_account:
+      'Code Kabuto {{code}} : il confirme l’enregistrement du compte bancaire {{account}} pour les retraits. Valable {{minutes}} minutes. Si ce n’est pas vous, ne le communiquez à personne et contactez-nous.',
+    change_password:
+      'Code Kabuto {{code}} : il confirme la modification de votre mot de passe de connexion. Valable {{minutes}} minutes. Si ce n’est pas vous, ne le communiquez à personne et contactez-nous.',
+    change_txn_password:
+      'Code Kabuto {{code}} : il confirme la modification de votre mot de passe de transaction. Valable {{minutes}} minutes. Si ce n’est pas vous, ne le communiquez à personne et contactez-nous.',
   },
   messageKinds: {
     'product.applied':

@@ -177,6 +177,11 @@ export const ja = {
     STEP_UP_REQUIRED: 'パスキーで本人確認をしてください',
     STEP_UP_INVALID:
       'この本人確認は期限切れ、使用済み、または別の操作のためのものです。もう一度確認してください',
+    STEP_UP_USE_PASSKEY: 'パスキーが登録されています。パスキーで確認してください',
+    STEP_UP_CODE_INVALID:
+      '認証コードが正しくないか、有効期限切れまたは使用済みです。新しいコードを請求してください',
+    STEP_UP_TXN_PASSWORD_REQUIRED: '認証コードとあわせて取引パスワードを入力してください',
+    STEP_UP_PASSWORD_REQUIRED: '認証コードとあわせてログインパスワードを入力してください',
     PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
     PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
     SESSION_NOT_FOUND: 'このセッションはすでに終了しています',
@@ -399,6 +404,17 @@ export const ja = {
     reserved: '注文のための拘束金',
     margin: '委託保証金',
     withdrawing: '出金手続中',
+  },
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      '【Kabuto】認証コード{{code}}：{{account}}への{{amount}}の出金を確認するためのコードです（{{minutes}}分間有効）。お心当たりがない場合は誰にも伝えず、お問い合わせください。',
+    bank_account:
+      '【Kabuto】認証コード{{code}}：出金先口座{{account}}の登録を確認するためのコードです（{{minutes}}分間有効）。お心当たりがない場合は誰にも伝えず、お問い合わせください。',
+    change_password:
+      '【Kabuto】認証コード{{code}}：ログインパスワードの変更を確認するためのコードです（{{minutes}}分間有効）。お心当たりがない場合は誰にも伝えず、お問い合わせください。',
+    change_txn_password:
+      '【Kabuto】認証コード{{code}}：取引パスワードの変更を確認するためのコードです（{{minutes}}分間有効）。お心当たりがない場合は誰にも伝えず、お問い合わせください。',
   },
   messageKinds: {
     'product.applied':

@@ -158,6 +158,10 @@ export const zhHans = {
     PASSKEY_UNKNOWN: '该通行密钥未在 Kabuto 注册。请先用密码登录，再在设置中添加',
     STEP_UP_REQUIRED: '请用通行密钥确认此操作',
     STEP_UP_INVALID: '此确认已过期、已被使用或属于其他操作，请重新确认',
+    STEP_UP_USE_PASSKEY: '您的账户已注册通行密钥，请使用通行密钥确认',
+    STEP_UP_CODE_INVALID: '验证码错误、已过期或已使用，请重新获取验证码',
+    STEP_UP_TXN_PASSWORD_REQUIRED: '请在输入验证码的同时输入交易密码',
+    STEP_UP_PASSWORD_REQUIRED: '请在输入验证码的同时输入登录密码',
     PASSKEY_LIMIT: '最多可注册 {{max}} 个通行密钥，请先删除一个再添加',
     PASSKEY_ALREADY_REGISTERED: '该通行密钥已注册',
     SESSION_NOT_FOUND: '该会话已结束',
@@ -373,6 +377,17 @@ export const zhHans = {
     reserved: '委托冻结资金',
     margin: '保证金',
     withdrawing: '提现处理中',
+  },
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      '【Kabuto】验证码{{code}}：用于确认向{{account}}出金{{amount}}，{{minutes}}分钟内有效。如非本人操作，请勿告知他人并联系我们。',
+    bank_account:
+      '【Kabuto】验证码{{code}}：用于确认登记出金银行账户{{account}}，{{minutes}}分钟内有效。如非本人操作，请勿告知他人并联系我们。',
+    change_password:
+      '【Kabuto】验证码{{code}}：用于确认修改登录密码，{{minutes}}分钟内有效。如非本人操作，请勿告知他人并联系我们。',
+    change_txn_password:
+      '【Kabuto】验证码{{code}}：用于确认修改交易密码，{{minutes}}分钟内有效。如非本人操作，请勿告知他人并联系我们。',
   },
   messageKinds: {
     'product.applied': '已收到您对{{product}}的申购（{{amount}}），将按{{nav_date}}的净值成交',

@@ -158,6 +158,10 @@ export const zhHant = {
     PASSKEY_UNKNOWN: '此密碼金鑰未在 Kabuto 註冊。請先以密碼登入，再於設定中新增',
     STEP_UP_REQUIRED: '請以密碼金鑰確認此操作',
     STEP_UP_INVALID: '此確認已逾期、已使用或屬於其他操作，請重新確認',
+    STEP_UP_USE_PASSKEY: '您的帳戶已註冊密碼金鑰，請使用密碼金鑰確認',
+    STEP_UP_CODE_INVALID: '驗證碼錯誤、已逾期或已使用，請重新取得驗證碼',
+    STEP_UP_TXN_PASSWORD_REQUIRED: '請在輸入驗證碼的同時輸入交易密碼',
+    STEP_UP_PASSWORD_REQUIRED: '請在輸入驗證碼的同時輸入登入密碼',
     PASSKEY_LIMIT: '最多可註冊 {{max}} 組密碼金鑰，請先刪除一組再新增',
     PASSKEY_ALREADY_REGISTERED: '此密碼金鑰已註冊',
     SESSION_NOT_FOUND: '此工作階段已結束',
@@ -373,6 +377,17 @@ export const zhHant = {
     reserved: '委託圈存資金',
     margin: '保證金',
     withdrawing: '提領處理中',
+  },
+  /** the SMS of a step-up without a passkey (ADR 0031): the code and the action it confirms */
+  stepUpSms: {
+    withdrawal:
+      '【Kabuto】驗證碼{{code}}：用於確認向{{account}}出金{{amount}}，{{minutes}}分鐘內有效。如非本人操作，請勿告知他人並與我們聯絡。',
+    bank_account:
+      '【Kabuto】驗證碼{{code}}：用於確認登記出金銀行帳戶{{account}}，{{minutes}}分鐘內有效。如非本人操作，請勿告知他人並與我們聯絡。',
+    change_password:
+      '【Kabuto】驗證碼{{code}}：用於確認變更登入密碼，{{minutes}}分鐘內有效。如非本人操作，請勿告知他人並與我們聯絡。',
+    change_txn_password:
+      '【Kabuto】驗證碼{{code}}：用於確認變更交易密碼，{{minutes}}分鐘內有效。如非本人操作，請勿告知他人並與我們聯絡。',
   },
   messageKinds: {
     'product.applied': '已收到您對{{product}}的申購（{{amount}}），將以{{nav_date}}的淨值成交',

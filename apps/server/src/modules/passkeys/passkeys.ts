@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -497,7 +497,8 @@ export async function verifyStepUp(
 /**
  * The gate of every step-up action: when the user has a passkey, the request must carry a step-up token
  * given for this user, this action and these details, unspent and unexpired; it is spent here, once.
- * Users without a passkey pass (their password checks stand; see ADR 0031 for what is not built yet).
+ * A token given by SMS step-up (sms-step-up.ts) is checked the same way whenever one is sent. Users without a
+ * passkey who send none still pass (their password checks stand; see ADR 0031 for what is not built yet).
  * Run it inside the action's transaction, so that a failed action leaves the token unspent, and an
  * idempotent replay (which answers the first result without running the action) does not need a new one.
  */
@@ -507,8 +508,10 @@ export async function requireStepUp(
   request: z.output<typeof ZStepUpRequest>,
   token: string | undefined,
 ): Promise<void> {
-  if (!(await hasPasskey(deps.db, userId))) return;
-  if (token === undefined) throw new AppError('STEP_UP_REQUIRED');
+  if (token === undefined) {
+    if (await hasPasskey(deps.db, userId)) throw new AppError('STEP_UP_REQUIRED');
+    return;
+  }
   const now = deps.clock.now();
   const [spent] = await deps.db
     .update(webauthnChallenges)
@@ -520,6 +523,7 @@ export async function requireStepUp(
         eq(webauthnChallenges.purpose, 'step_up'),
         eq(webauthnChallenges.action, request.action),
         eq(webauthnChallenges.details, stepUpDetails(request)),
+        isNotNull(webauthnChallenges.usedAt),
         isNull(webauthnChallenges.consumedAt),
         gt(webauthnChallenges.expiresAt, now),
       ),

@@ -12,6 +12,7 @@ import {
   ZPasskeyRename,
   ZStepUpGranted,
   ZStepUpRequest,
+  ZStepUpSmsSent,
   ZStepUpVerify,
   ZWebAuthnOptionsResponse,
   envelope,
@@ -22,6 +23,7 @@ import { loadUserInfo } from '../account/user-info.js';
 import { noticeNewDevice } from '../auth/new-device.js';
 import { createSession } from '../auth/sessions.js';
 import * as passkeys from './passkeys.js';
+import { smsStepUp, verifySmsStepUp } from './sms-step-up.js';
 
 /*
  * The browser's JSON is checked for its outer shape by the contract; SimpleWebAuthn checks the rest (and
@@ -158,6 +160,21 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
   );
 
+  // a user without a passkey: an SMS code naming the action, answered at /step-up/verify with a password
+  app.post(
+    '/step-up/sms',
+    {
+      config: strict,
+      onRequest: requireUser,
+      schema: { tags, body: ZStepUpRequest, response: { 200: envelope(ZStepUpSmsSent) } },
+    },
+    async (request) =>
+      ok(
+        request,
+        await smsStepUp(app.ctx, sessionOf(request).userId, request.body, request.ip, request.locale),
+      ),
+  );
+
   app.post(
     '/step-up/verify',
     {
@@ -165,10 +182,15 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: { tags, body: ZStepUpVerify, response: { 200: envelope(ZStepUpGranted) } },
     },
-    async (request) =>
-      ok(
+    async (request) => {
+      const userId = sessionOf(request).userId;
+      const body = request.body;
+      return ok(
         request,
-        await passkeys.verifyStepUp(app.ctx, sessionOf(request).userId, asAssertion(request.body.credential)),
-      ),
+        'credential' in body
+          ? await passkeys.verifyStepUp(app.ctx, userId, asAssertion(body.credential))
+          : await verifySmsStepUp(app.ctx, userId, body, request.locale),
+      );
+    },
   );
 };

@@ -2,7 +2,7 @@ import { ZChangePasswordRequest, ZChangePasswordResponse } from '@kabuto/contrac
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 
 export const changePasswordFormSchema = ZChangePasswordRequest;
@@ -17,9 +17,15 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: Parameters<typeof changePassword>[0]) =>
-      // a passkey holder confirms the change with the passkey (ADR 0031)
-      changePassword({ ...body, step_up_token: await stepUp({ action: 'change_password' }) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+      // confirmed with the passkey, or without one by an SMS code and the old password here (ADR 0031)
+      changePassword({
+        ...body,
+        step_up_token: await stepUp({ action: 'change_password' }, { password: body.old_password }),
+      }),
+    onSuccess: () => {
+      forgetStepUp();
+      return queryClient.invalidateQueries({ queryKey: userInfoKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }

@@ -2,7 +2,7 @@ import { ZChangeTxnPasswordRequest } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { ZTxnPasswordResponse } from './set-txn-password';
 
@@ -18,9 +18,15 @@ export function useChangeTxnPassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: Parameters<typeof changeTxnPassword>[0]) =>
-      // a passkey holder confirms the change with the passkey (ADR 0031)
-      changeTxnPassword({ ...body, step_up_token: await stepUp({ action: 'change_txn_password' }) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userInfoKeys.all }),
+      // confirmed with the passkey, or without one by an SMS code and the old password here (ADR 0031)
+      changeTxnPassword({
+        ...body,
+        step_up_token: await stepUp({ action: 'change_txn_password' }, { txn_password: body.old_password }),
+      }),
+    onSuccess: () => {
+      forgetStepUp();
+      return queryClient.invalidateQueries({ queryKey: userInfoKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }

@@ -9,7 +9,7 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { FUNDS_KEY } from '@/shared/messages/messages-api';
 
 export const bankAccountKeys = {
@@ -50,15 +50,18 @@ export function useAddBankAccount() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: BankAccountCreateBody) => {
-      // a passkey holder confirms this very account with the passkey (ADR 0031)
-      const stepUpToken = await stepUp({
-        action: 'bank_account',
-        bank_code: body.bank_code,
-        branch_code: body.branch_code,
-        account_number: body.account_number,
-        yucho: body.yucho,
-        replaces_id: body.replaces_id,
-      });
+      // confirmed for this very account with the passkey, or by an SMS code naming it (ADR 0031)
+      const stepUpToken = await stepUp(
+        {
+          action: 'bank_account',
+          bank_code: body.bank_code,
+          branch_code: body.branch_code,
+          account_number: body.account_number,
+          yucho: body.yucho,
+          replaces_id: body.replaces_id,
+        },
+        { password: body.login_password },
+      );
       return api.request({
         method: 'POST',
         path: '/bank-accounts',
@@ -67,7 +70,10 @@ export function useAddBankAccount() {
         notify: false,
       });
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: bankAccountKeys.all }),
+    onSuccess: () => {
+      forgetStepUp();
+      return client.invalidateQueries({ queryKey: bankAccountKeys.all });
+    },
     onError: showPasskeyFailure,
   });
 }

@@ -16,7 +16,7 @@ import { applyRefusalToField, applyServerIssues } from '@kabuto/client/server-is
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
-import { showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
@@ -212,11 +212,11 @@ function WithdrawalForm({
     setBusy(true);
     try {
       // a passkey holder confirms this amount to this account with the passkey (ADR 0031)
-      const stepUpToken = await stepUp({
-        action: 'withdrawal',
-        amount: values.amount,
-        bank_account_id: values.bank_account_id,
-      });
+      // (without one, by an SMS code naming them, with the transaction password typed here)
+      const stepUpToken = await stepUp(
+        { action: 'withdrawal', amount: values.amount, bank_account_id: values.bank_account_id },
+        { txn_password: values.txn_password },
+      );
       const filed = await sendWithRetry(action, { ...values, step_up_token: stepUpToken }, () =>
         Dialog.confirm({
           content: t('funds.retryPrompt'),
@@ -225,6 +225,7 @@ function WithdrawalForm({
         }),
       );
       if (filed === null) return;
+      forgetStepUp();
       showSuccess(t('withdrawal.filedToast'), 2000);
       onFiled(filed);
       form.reset({ amount: '', bank_account_id: values.bank_account_id, txn_password: '' });
