@@ -47,17 +47,20 @@ function isFrontEnd(url: string): boolean {
 /**
  * Security headers on every answer: the CSP (the front ends' policy on their files, a deny-all one on the
  * API), HSTS when the request arrived over HTTPS (request.protocol follows X-Forwarded-Proto only when
- * TRUST_PROXY is set), nosniff, no referrer, framing by this origin only.
+ * TRUST_PROXY is set), nosniff, no referrer, framing by this origin only. A route's own CSP, set before, stays.
  */
 export function securityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'SAMEORIGIN');
-    reply.header(
-      'content-security-policy',
-      isFrontEnd(request.url) ? contentSecurityPolicy(request.headers.host) : API_POLICY,
-    );
+    // a route that set its own policy keeps it (an upload's image answers `default-src 'none'; sandbox`)
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header(
+        'content-security-policy',
+        isFrontEnd(request.url) ? contentSecurityPolicy(request.headers.host) : API_POLICY,
+      );
+    }
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     return payload;
   });
