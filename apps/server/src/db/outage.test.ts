@@ -3,8 +3,6 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@kabuto/contract';
 import { buildApp } from '../app.js';
@@ -12,7 +10,6 @@ import { loadConfig } from '../config.js';
 import { FixedClock } from '../lib/clock.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../plugins/errors.js';
 import { TEST_NOW } from '../test/harness.js';
-import { describeNeeding } from '../test/needs.js';
 import { openDatabase, type Database } from './client.js';
 
 /**
@@ -160,42 +157,6 @@ describe('which errors mean the database is unavailable', () => {
       new TypeError('cannot read properties of undefined'),
     ]) {
       expect(isDatabaseUnavailable(error), error.message).toBe(false);
-    }
-  });
-});
-
-describeNeeding('postgres', 'a connection dropped inside a transaction', (serverUrl) => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await openDatabase({ url: serverUrl, poolSize: 2 });
-  });
-  afterAll(() => database.close());
-
-  it('fails that transaction as unavailable without ending the process, and the pool goes on', async () => {
-    // the backend of the checked-out connection is terminated while the transaction's work awaits (as when
-    // the database restarts): node-postgres emits 'error' on the client, which nobody else listens to then
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      const failure = await database.db
-        .transaction(async (tx) => {
-          const result = (await tx.execute(sql`select pg_backend_pid() as pid`)) as {
-            rows: { pid: number }[];
-          };
-          const [row] = result.rows;
-          await admin.query('select pg_terminate_backend($1)', [row?.pid]);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          await tx.execute(sql`select 1`);
-        })
-        .then(
-          () => null,
-          (error: unknown) => error,
-        );
-      expect(failure).not.toBeNull();
-      expect(isDatabaseUnavailable(failure)).toBe(true);
-      expect(await database.ping()).toBeGreaterThanOrEqual(0);
-    } finally {
-      await admin.end();
     }
   });
 });

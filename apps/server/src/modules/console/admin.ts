@@ -4,22 +4,18 @@ import type { Config } from '../../config.js';
 import type { Executor, Tx } from '../../db/types.js';
 import { invitationCodes, messages, operatorSessions, operators, users } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import type { Clock } from '../../lib/clock.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { loadSettings, storeSetting } from '../settings/settings.js';
 import { audit } from './audit.js';
 import { confirmProposal, guardedOf, isFourEyesKey, propose, splitFourEyes } from './four-eyes.js';
-import { oneTimePassword, type OperatorPrincipal, type OperatorRow } from './operators.js';
+import { oneTimePassword, type AdminDeps, type OperatorRow } from './operators.js';
 
 /**
  * What administrators change in the console: published settings, invitation codes and operator accounts.
  * Each change runs in the caller's transaction together with its audit entry (before and after); a call
  * that changes nothing writes nothing. None of it touches a balance, a price, a fill or a profit.
  */
-export interface AdminDeps {
-  clock: Clock;
-  operator: OperatorPrincipal;
-}
+export type { AdminDeps } from './operators.js';
 
 // ---------------------------------------------------------------- settings
 

@@ -15,7 +15,7 @@ import { operators, settings } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { loadSettings, storeSetting } from '../settings/settings.js';
 import { audit } from './audit.js';
-import type { AdminDeps } from './admin.js';
+import type { AdminDeps } from './operators.js';
 
 /**
  * Four-eyes on the settings that could defeat four-eyes (ADR 0034): the second-approval threshold of

@@ -24,6 +24,12 @@ export interface OperatorPrincipal {
   sessionId: number;
 }
 
+/** What an administrator's change needs: the clock, and who is acting (admin.ts, four-eyes.ts). */
+export interface AdminDeps {
+  clock: Clock;
+  operator: OperatorPrincipal;
+}
+
 export const BOOTSTRAP_ADMIN = 'admin';
 
 export function operatorView(row: OperatorRow): TOperator {
