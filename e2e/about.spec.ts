@@ -30,7 +30,7 @@ test('an administrator publishes the firm’s registration, and the app shows it
   await form.getByLabel('Registration').fill('Kanto Local Finance Bureau (FIBO) No. 9999');
   await form.getByLabel('Associations').fill('Japan Securities Dealers Association');
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Saved')).toBeVisible();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const app = await context.newPage();

@@ -76,6 +76,10 @@ export default defineConfig({
       SMS_DAILY_PER_CLIENT: '100000',
       SMS_DAILY_PER_RANGE: '100000',
       LOGIN_CLIENT_FREE_FAILURES: '100000',
+      // and so would the per-client rate limit of the routes that check a secret (sign-up, sign-in, passwords,
+      // withdrawals, bank accounts): every flow is the same client here. Its 429 is tested in
+      // apps/server/src/modules/auth/throttle.test.ts
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
       // the suite's flows sign the seeded administrator in by password (support/operator-api.ts, console.ts);
       // console-passkeys.spec.ts goes through the passkey flow with an administrator of its own (ADR 0033)
       CONSOLE_ADMIN_PASSKEY: 'optional',

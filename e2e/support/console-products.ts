@@ -36,6 +36,9 @@ async function pickDate(page: Page, label: string, date: string): Promise<void> 
   await input.fill(date);
   await page.locator(`.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) td[title="${date}"]`).click();
   await expect(input).toHaveValue(date);
+  // the calendar closes with an animation, still unhidden meanwhile: the next field's calendar would then be
+  // the second of two with the same dates, so the next pick waits for this one to be gone
+  await expect(page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')).toHaveCount(0);
 }
 
 export interface ConsoleProduct {
