@@ -131,9 +131,10 @@ for (const lang of ['jp', 'en'] as const) {
     // Sell behind the confirm prompt: redeeming, then follow ended at the next NAV.
     await page.goto(route(RECORDS));
     await record.getByTestId('record-sell').click();
+    // the prompt's own button: "the last Sell on the page" can be the record's, under the prompt's mask
     await page
+      .getByRole('dialog')
       .getByRole('button', { name: ja ? '売却' : 'Sell' })
-      .last()
       .click();
     await expect(record.getByTestId('record-status')).toHaveText(ja ? '解約手続き中' : 'Redeeming');
     const after = businessDay(next, 1);

@@ -92,19 +92,26 @@ function About() {
       </List.Item>
       {firm && (
         <>
-          <List.Item extra={<span className="about-value">{firm.name}</span>}>{t('settings.firm')}</List.Item>
+          {/* long values (a firm's name, a registration, in French) wrap under their label, not beside it */}
+          <List.Item description={<span className="about-value">{firm.name}</span>}>
+            {t('settings.firm')}
+          </List.Item>
           <List.Item
-            description={firm.registration === null ? t('settings.unregistered') : undefined}
-            extra={
-              <span className="about-value" data-testid="firm-registration">
-                {firm.registration ?? t('settings.none')}
-              </span>
+            description={
+              <>
+                <span className="about-value" data-testid="firm-registration">
+                  {firm.registration ?? t('settings.none')}
+                </span>
+                {firm.registration === null && (
+                  <span className="about-value">{t('settings.unregistered')}</span>
+                )}
+              </>
             }
           >
             {t('settings.registration')}
           </List.Item>
           {firm.associations.length > 0 && (
-            <List.Item extra={<span className="about-value">{firm.associations.join('、')}</span>}>
+            <List.Item description={<span className="about-value">{firm.associations.join('、')}</span>}>
               {t('settings.associations')}
             </List.Item>
           )}
