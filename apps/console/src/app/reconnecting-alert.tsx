@@ -1,6 +1,6 @@
 import { Alert } from 'antd';
 import { useLocale } from '@/shared/locale';
-import { useReconnecting } from '@/shared/use-reconnecting';
+import { useReconnecting } from '@kabuto/client/read-retry';
 
 /** A notice above the page while the console retries reads the server does not answer (ADR 0034). */
 export function ReconnectingAlert() {

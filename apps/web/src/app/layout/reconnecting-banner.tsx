@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useReconnecting } from '@/shared/api/use-reconnecting';
+import { useReconnecting } from '@kabuto/client/read-retry';
 
 /** A line under the navigation bar while the app retries reads the server does not answer (ADR 0032). */
 export function ReconnectingBanner() {

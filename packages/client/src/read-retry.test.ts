@@ -1,10 +1,9 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { ApiError, CLIENT_CODES } from '@kabuto/client/api-error';
-import { isTransient, READ_RETRIES, readRetry, readRetryDelay } from './query-client';
-import { isReconnecting } from './use-reconnecting';
+import { ApiError, CLIENT_CODES } from './api-error.js';
+import { isReconnecting, isTransient, READ_RETRIES, readRetry, readRetryDelay } from './read-retry.js';
 
-/** The web app's retry of reads (issue 22, ADR 0032): what is retried, how often, and when it says so. */
+/** The retry of reads the web app and the console share (issue 22): what is retried, how often, and when it says so. */
 const unavailable = new ApiError({ code: 1760, msg: 'db down', status: 503 });
 const network = new ApiError({ code: CLIENT_CODES.network, msg: 'network', status: 0 });
 const timeout = new ApiError({ code: CLIENT_CODES.timeout, msg: 'timeout', status: 0 });
