@@ -39,7 +39,7 @@ import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
 import { SessionCache, resolveSession, type Revocation } from './modules/auth/sessions.js';
-import { MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
+import { MARKET_CHANNEL, MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
 import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
 import { realtimeRoutes } from './realtime/routes.js';
@@ -265,8 +265,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   const redis = config.REDIS_URL ? new RedisPubSub(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
   const pubsub: PubSub = redis ?? new LocalPubSub();
+  /** whether the pub/sub (Redis) is reachable, as last told; quotes are stale without it unless produced here */
+  let pubsubAvailable = true;
+  const markStale = () => {
+    realtime.setStale(!pubsubAvailable && !leader.isSolo);
+  };
   const leader = redis
-    ? new RedisLeader(redis.client, nodeId, `${config.REDIS_PREFIX}market-leader`)
+    ? new RedisLeader(
+        redis.client,
+        nodeId,
+        `${config.REDIS_PREFIX}market-leader`,
+        undefined,
+        undefined,
+        undefined,
+        config.MARKET_SOLO_FALLBACK
+          ? {
+              channel: `${config.REDIS_PREFIX}${MARKET_CHANNEL}`,
+              onSolo: (solo) => {
+                if (solo)
+                  app.log.warn(
+                    { node: nodeId },
+                    'Redis unreachable and this process alone: it keeps producing ticks in-process',
+                  );
+                else app.log.info({ node: nodeId }, 'producing under the Redis lease again');
+                markStale();
+              },
+            }
+          : undefined,
+      )
     : new SoleLeader();
   const sessionCache = new SessionCache(config.SESSION_CACHE_SECONDS * 1000);
   /** What a revocation ends in this process: its cached sessions and its sockets' user streams. */
@@ -338,7 +364,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { node: nodeId },
         'pub/sub (Redis) connection lost: live quotes are stale until it returns',
       );
-    realtime.setStale(!available);
+    pubsubAvailable = available;
+    markStale();
   });
   const matcher = new Matcher(app, config.MATCH_INTERVAL_MS);
   realtime.runWhileLeader(matcher);

@@ -56,6 +56,12 @@ export const ZConfig = z.object({
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   REDIS_PREFIX: z.string().min(1).max(64).default('kabuto:'),
+  /**
+   * With Redis: a process that Redis last counted alone keeps producing ticks (fanned out in-process) while
+   * Redis is unreachable (ADR 0032). Set false where a network partition could leave two processes each
+   * believing it is alone and a strict single producer matters more than live quotes during an outage.
+   */
+  MARKET_SOLO_FALLBACK: boolish.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty`: one readable line per event; `json`: one JSON object per line; `auto`: pretty on a terminal. */
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),

@@ -17,7 +17,7 @@ import type { PubSub } from './pubsub.js';
 /** A client whose unsent data passes this is too slow: it is dropped rather than slowing the others. */
 export const MAX_BUFFERED_BYTES = 512 * 1024;
 
-const MARKET_CHANNEL = 'market';
+export const MARKET_CHANNEL = 'market';
 const USER_CHANNEL = 'user-events';
 
 /** WebSocket.OPEN */

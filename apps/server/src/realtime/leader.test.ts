@@ -5,6 +5,14 @@ import { RedisLeader } from './leader.js';
 /** A Redis whose answers the test gives, one at a time, when it chooses. */
 class SlowRedis {
   readonly calls: string[] = [];
+  /** ioredis's connection state: 'ready' while connected */
+  status = 'ready';
+  /** what PUBSUB NUMSUB answers at once (the solo fallback's count of processes) */
+  subscribers = 1;
+  pubsub(subcommand: string, channel: string): Promise<unknown> {
+    this.calls.push(`count ${subcommand} ${channel}`);
+    return Promise.resolve([channel, this.subscribers]);
+  }
   private readonly answers: { resolve: (value: unknown) => void; reject: (error: Error) => void }[] = [];
   set(): Promise<unknown> {
     this.calls.push('set');
@@ -151,5 +159,103 @@ describe('the producer lease', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(changes).toEqual([true, false]);
     expect(redis.calls).toEqual(['set', 'release']);
+  });
+});
+
+describe('the solo fallback (one process, Redis lost)', () => {
+  let redis: SlowRedis;
+  let changes: boolean[];
+  let solos: boolean[];
+  const start = () => {
+    const leader = new RedisLeader(
+      redis as unknown as Redis,
+      'node-a',
+      'test:leader',
+      5_000,
+      EVERY_MS,
+      undefined,
+      {
+        channel: 'test:market',
+        onSolo: (solo) => solos.push(solo),
+      },
+    );
+    leader.start((isLeader) => changes.push(isLeader));
+    return leader;
+  };
+  beforeEach(() => {
+    vi.useFakeTimers();
+    redis = new SlowRedis();
+    changes = [];
+    solos = [];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Takes the lease at 0 ms; at 1,500 ms the renewal goes out and Redis is cut off (nothing answers). */
+  async function leadThenLoseRedis(): Promise<void> {
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(redis.calls).toEqual(['set', 'count NUMSUB test:market']);
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    redis.status = 'reconnecting';
+  }
+
+  it('keeps producing when Redis counted it alone, and goes back to the lease when Redis answers again', async () => {
+    const leader = start();
+    await leadThenLoseRedis();
+    // Past the lease's lapse (4,500 ms) the node is still the producer, now without Redis.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(changes).toEqual([true]);
+    expect(solos).toEqual([true]);
+    expect(leader.isLeader).toBe(true);
+    expect(leader.isSolo).toBe(true);
+    // Redis is back; the queued renewal is refused (the key expired meanwhile): the node stops, then takes the
+    // key again in the next round like any node.
+    redis.status = 'ready';
+    redis.answer(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false]);
+    expect(solos).toEqual([true, false]);
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([true, false, true]);
+    expect(leader.isSolo).toBe(false);
+    const stopped = leader.stop();
+    while (redis.waiting > 0) redis.answer(1);
+    await stopped;
+    expect(solos).toEqual([true, false]);
+  });
+
+  it('stops producing when Redis counted another process, as without the fallback', async () => {
+    redis.subscribers = 2;
+    const leader = start();
+    await leadThenLoseRedis();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(changes).toEqual([true, false]);
+    expect(solos).toEqual([]);
+    expect(leader.isLeader).toBe(false);
+  });
+
+  it('stops producing when Redis is connected but slow: only an unreachable Redis allows the fallback', async () => {
+    const leader = start();
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(EVERY_MS); // the renewal goes out; Redis stays 'ready' and never answers
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(changes).toEqual([true, false]);
+    expect(solos).toEqual([]);
+    expect(leader.isLeader).toBe(false);
+  });
+
+  it('has no fallback when none was configured (MARKET_SOLO_FALLBACK=false)', async () => {
+    const leader = new RedisLeader(redis as unknown as Redis, 'node-a', 'test:leader', 5_000, EVERY_MS);
+    leader.start((isLeader) => changes.push(isLeader));
+    redis.answer('OK');
+    await vi.advanceTimersByTimeAsync(EVERY_MS);
+    redis.status = 'reconnecting';
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(redis.calls).toEqual(['set', 'renew']);
+    expect(changes).toEqual([true, false]);
   });
 });

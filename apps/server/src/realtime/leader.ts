@@ -7,12 +7,15 @@ import type { Redis } from 'ioredis';
  */
 export interface LeaderElection {
   readonly isLeader: boolean;
+  /** producing without Redis, as the only process (RedisLeader's solo fallback); false otherwise */
+  readonly isSolo: boolean;
   start(onChange: (leader: boolean) => void): void;
   stop(): Promise<void>;
 }
 
 export class SoleLeader implements LeaderElection {
   isLeader = false;
+  readonly isSolo = false;
   start(onChange: (leader: boolean) => void): void {
     this.isLeader = true;
     onChange(true);
@@ -31,8 +34,26 @@ interface Lease {
   lapsed: boolean;
 }
 
+/**
+ * The solo fallback (ADR 0032): a leader that Redis last counted as the ONLY process (one subscriber on the
+ * market channel: each process has one) keeps producing when Redis becomes unreachable and its lease lapses,
+ * its ticks fanned out in-process (RedisPubSub.publish); with two or more processes none produces until Redis
+ * returns, as before. When Redis answers again the node goes back to the lease: it renews it, or, the key
+ * having expired, stops and takes it in the next round like any node.
+ */
+export interface SoloFallback {
+  /** the market channel's full name, whose subscribers Redis counts */
+  channel: string;
+  /** told when the node starts or stops producing without Redis */
+  onSolo(solo: boolean): void;
+}
+
 export class RedisLeader implements LeaderElection {
   isLeader = false;
+  isSolo = false;
+  /** processes Redis last counted on the market channel (0: not counted yet) */
+  private processes = 0;
+  private counting = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private onChange: (leader: boolean) => void = () => undefined;
   /** a round trip to Redis is out: the next round waits for its answer */
@@ -51,6 +72,7 @@ export class RedisLeader implements LeaderElection {
     private readonly everyMs = 1_500,
     /** how long before the key can expire in Redis this node stops producing */
     private readonly marginMs = Math.ceil(ttlMs / 10),
+    private readonly solo?: SoloFallback,
   ) {}
 
   start(onChange: (leader: boolean) => void): void {
@@ -102,19 +124,49 @@ export class RedisLeader implements LeaderElection {
       // A grant answered after its own lapse leaves the key held (the next round renews it) but produces nothing.
       if (this.lease) clearTimeout(this.lease.timer);
       this.lease = lease;
+      this.setSolo(false);
       this.become(true);
+      void this.countProcesses();
     } else if (!granted) {
       this.dropLease();
+      this.setSolo(false);
       this.become(false);
     }
   }
 
-  /** A grant's time is up: if it is the one this node produces under, the node stops producing. */
+  /** How many processes listen on the market channel, asked after each grant (for the solo fallback). */
+  private async countProcesses(): Promise<void> {
+    if (!this.solo || this.counting) return;
+    this.counting = true;
+    try {
+      const reply = (await this.redis.pubsub('NUMSUB', this.solo.channel)) as unknown[];
+      this.processes = Number(reply[1]);
+    } catch {
+      this.processes = 0; // unknown: no solo fallback
+    } finally {
+      this.counting = false;
+    }
+  }
+
+  /**
+   * A grant's time is up: if it is the one this node produces under, the node stops producing, unless Redis
+   * is unreachable and last counted this node alone (the solo fallback above).
+   */
   private lapse(lease: Lease): void {
     lease.lapsed = true;
     if (this.lease !== lease) return;
     this.lease = undefined;
+    if (this.solo && this.processes === 1 && this.redis.status !== 'ready' && !this.stopped) {
+      this.setSolo(true);
+      return;
+    }
     this.become(false);
+  }
+
+  private setSolo(solo: boolean): void {
+    if (solo === this.isSolo) return;
+    this.isSolo = solo;
+    this.solo?.onSolo(solo);
   }
 
   private dropLease(): void {
@@ -138,6 +190,7 @@ export class RedisLeader implements LeaderElection {
     if (this.timer) clearInterval(this.timer);
     this.dropLease();
     const was = this.isLeader || this.held;
+    this.setSolo(false);
     this.become(false);
     if (was) await this.release();
   }

@@ -134,3 +134,71 @@ describeNeeding('redis', 'a Redis outage', () => {
     late.socket.close();
   });
 });
+
+describeNeeding('redis', 'a Redis outage with one process producing (the solo fallback)', () => {
+  let port = 0;
+  let redis: ChildProcess;
+  let t: TestApp;
+  let url = '';
+  const lines: { msg?: string }[] = [];
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    t = await createTestApp(
+      { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: 'solo-test:', MARKET_CLOCK: 'always-open' },
+      undefined,
+      {
+        produceTicks: true,
+        logStream: { write: (line) => void lines.push(JSON.parse(line) as { msg?: string }) },
+      },
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/ws?lang=en`;
+  });
+  afterAll(async () => {
+    await t.close();
+    if (redis.exitCode === null) await stopRedis(redis);
+  });
+
+  const said = (text: string) => lines.filter((l) => l.msg?.includes(text)).length;
+  const producing = async () =>
+    (await t.app.inject({ url: '/api/health' })).json<{ data: { realtime: { producing: boolean } } }>().data
+      .realtime.producing;
+  /** the next live tick (it carries `ts`; a subscription's snapshot does not) after the messages seen so far */
+  const liveTick = (ws: TestSocket) =>
+    ws.next(
+      isType('quote', (m) => typeof m['ts'] === 'number'),
+      30_000,
+      ws.messages.length,
+    );
+
+  it('keeps the quotes live from this process while Redis is down, then goes back to the Redis lease', async () => {
+    await expect.poll(producing, { timeout: 15_000 }).toBe(true);
+    const ws = await TestSocket.open(url);
+    await ws.next(isType('ready'));
+    ws.send({ op: 'subscribe', symbols: ['7203', '6758', '9984', '8306', '6861', '8035', '9983', '4063'] });
+    await liveTick(ws);
+
+    await stopRedis(redis);
+    const lostAt = Date.now();
+    await ws.next(isType('stream', (m) => m['stale'] === true));
+    // Once the lease lapses (within its 5 s time-to-live), the lone process produces on without Redis: the
+    // socket is told its quotes are live again, and live ticks arrive while Redis is still down.
+    await ws.next(
+      isType('stream', (m) => m['stale'] === false),
+      20_000,
+    );
+    const tick = await liveTick(ws);
+    expect(tick['ts']).toBeGreaterThan(lostAt);
+    expect(await producing()).toBe(true);
+    expect(said('keeps producing ticks in-process')).toBe(1);
+
+    redis = await startRedis(port);
+    await expect.poll(() => said('producing under the Redis lease again'), { timeout: 20_000 }).toBe(1);
+    await expect.poll(producing, { timeout: 20_000 }).toBe(true);
+    await liveTick(ws);
+    expect(said('keeps producing ticks in-process')).toBe(1);
+    ws.socket.close();
+  }, 120_000);
+});
