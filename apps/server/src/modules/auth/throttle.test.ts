@@ -8,7 +8,8 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { describeNeeding } from '../../test/needs.js';
-import { operators } from '../../db/schema.js';
+import { loginThrottles, operators, smsDailyCounts } from '../../db/schema.js';
+import { sweepThrottles, throttleSweepJob } from './throttle.js';
 import { hashPassword } from '../../lib/passwords.js';
 
 /** The failed-login throttle, the login SMS code and the SMS caps (issue 22, ADR 0030). */
@@ -321,5 +322,64 @@ describeNeeding('redis', 'the rate-limit store shared across processes', (redisU
       await a.close();
       await b.close();
     }
+  });
+});
+
+describe('the sweep of spent throttle rows', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('deletes counters quiet for a day and past SMS days, keeps the live ones, once per Tokyo hour', async () => {
+    const now = t.clock.now();
+    const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);
+    await t.app.ctx.db.insert(loginThrottles).values([
+      // a guessed number typed two days ago: nothing left to throttle
+      { key: 'account:old', failures: 3, nextAt: null, blocked: false, updatedAt: hoursAgo(48) },
+      { key: 'client:old', failures: 9, nextAt: hoursAgo(40), blocked: false, updatedAt: hoursAgo(41) },
+      // failures within the day still count toward the next wait
+      { key: 'account:recent', failures: 4, nextAt: null, blocked: false, updatedAt: hoursAgo(2) },
+      // a wait that has not ended yet is kept whatever its age
+      { key: 'client:waiting', failures: 40, nextAt: hoursAgo(-1), blocked: true, updatedAt: hoursAgo(30) },
+    ]);
+    const day = (h: number) => new Date(hoursAgo(h).getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
+    await t.app.ctx.db.insert(smsDailyCounts).values([
+      { key: 'client:x', day: day(72), count: 5 },
+      { key: 'client:x', day: day(24), count: 5 },
+      { key: 'client:x', day: day(0), count: 5 },
+    ]);
+    expect(await sweepThrottles(t.app.ctx.db, now)).toEqual({ throttles: 2, sms_days: 1 });
+    const keys = (await t.app.ctx.db.select({ key: loginThrottles.key }).from(loginThrottles)).map(
+      (r) => r.key,
+    );
+    expect(keys.sort()).toEqual(['account:recent', 'client:waiting']);
+    const days = (await t.app.ctx.db.select({ day: smsDailyCounts.day }).from(smsDailyCounts)).map(
+      (r) => r.day,
+    );
+    expect(days.sort()).toEqual([day(24), day(0)].sort());
+
+    // the scheduled job runs it once per Tokyo hour, however many passes reach it
+    await t.app.ctx.db
+      .insert(loginThrottles)
+      .values({ key: 'account:stale', failures: 1, nextAt: null, blocked: false, updatedAt: hoursAgo(30) });
+    const { ctx } = t.app;
+    const deps = { clock: ctx.clock, market: ctx.market, fees: ctx.fees, locale: 'ja' as const };
+    await throttleSweepJob.run(t.app, deps);
+    await t.app.ctx.db
+      .insert(loginThrottles)
+      .values({ key: 'account:stale2', failures: 1, nextAt: null, blocked: false, updatedAt: hoursAgo(30) });
+    await throttleSweepJob.run(t.app, deps);
+    const after = (await t.app.ctx.db.select({ key: loginThrottles.key }).from(loginThrottles)).map(
+      (r) => r.key,
+    );
+    expect(after.sort()).toEqual(['account:recent', 'account:stale2', 'client:waiting']);
+    t.clock.advance(3_600_000);
+    await throttleSweepJob.run(t.app, deps);
+    const later = (await t.app.ctx.db.select({ key: loginThrottles.key }).from(loginThrottles)).map(
+      (r) => r.key,
+    );
+    expect(later).not.toContain('account:stale2');
   });
 });

@@ -1,6 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, or, isNull, sql } from 'drizzle-orm';
 import { loginThrottles, smsDailyCounts } from '../../db/schema.js';
-import type { Db } from '../../db/types.js';
+import type { Db, Tx } from '../../db/types.js';
+import type { ScheduledJob } from '../jobs/job.js';
+import { hasRun, runOnce } from '../jobs/run-once.js';
 import { AppError } from '../../lib/app-error.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { tokyoParts } from '../../lib/tokyo-time.js';
@@ -141,3 +143,46 @@ export async function countSms(
     if (counted.length === 0) throw new AppError('SMS_DAILY_LIMIT');
   }
 }
+
+/**
+ * Deletes what can no longer throttle anything: a login counter with no failure for a day (its next failure
+ * would count from 1 again) whose wait is over, and the SMS counts of days before yesterday (Tokyo). Without
+ * it the table would keep every number a guesser ever typed. Answers what it deleted.
+ */
+export async function sweepThrottles(
+  db: Db | Tx,
+  now: Date,
+): Promise<{ throttles: number; sms_days: number }> {
+  const forgetBefore = new Date(now.getTime() - THROTTLE_FORGET_MS);
+  const throttles = await db
+    .delete(loginThrottles)
+    .where(
+      and(
+        lt(loginThrottles.updatedAt, forgetBefore),
+        or(isNull(loginThrottles.nextAt), lt(loginThrottles.nextAt, now)),
+      ),
+    )
+    .returning({ key: loginThrottles.key });
+  const yesterday = tokyoParts(new Date(now.getTime() - 24 * 3_600_000)).date;
+  const days = await db
+    .delete(smsDailyCounts)
+    .where(lt(smsDailyCounts.day, yesterday))
+    .returning({ key: smsDailyCounts.key });
+  return { throttles: throttles.length, sms_days: days.length };
+}
+
+export const THROTTLE_SWEEP_JOB = 'auth.sweep-throttles';
+
+/** The sweep as a scheduled job: once per Tokyo hour across every process (runOnce). */
+export const throttleSweepJob: ScheduledJob = {
+  name: THROTTLE_SWEEP_JOB,
+  run: async (app, deps) => {
+    const now = deps.clock.now();
+    const parts = tokyoParts(now);
+    const key = `${parts.date}T${String(parts.hour).padStart(2, '0')}`;
+    if (!(await hasRun(app.ctx.db, THROTTLE_SWEEP_JOB, key))) {
+      await runOnce(app.ctx.db, THROTTLE_SWEEP_JOB, key, now, (tx) => sweepThrottles(tx, now));
+    }
+    return [];
+  },
+};

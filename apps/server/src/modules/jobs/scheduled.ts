@@ -5,6 +5,7 @@ import { productsNavJob } from '../products/nav-job.js';
 import { dividendsJob } from '../dividends/dividends.js';
 import { loanAccrualJob } from '../loans/accrual.js';
 import { feedPollJob } from '../news/feed-job.js';
+import { throttleSweepJob } from '../auth/throttle.js';
 import type { ScheduledJob } from './job.js';
 
 export type { ScheduledJob };
@@ -18,6 +19,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   dividendsJob,
   loanAccrualJob,
   feedPollJob,
+  throttleSweepJob,
 ];
 
 /** Runs every scheduled job once; a failing job is logged and does not stop the others. */
