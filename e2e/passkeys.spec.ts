@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { register } from './support/account.js';
-import { freshPhone, route, useLanguage } from './support/app.js';
+import { freshPhone, readSmsCode, route, useLanguage } from './support/app.js';
 import { adminBearer, verifyUser } from './support/operator-api.js';
 
 /**
@@ -54,15 +54,27 @@ async function readyToWithdraw(page: Page, phone: string): Promise<number> {
     })
   ).json()) as Envelope;
   expect(txn.code, txn.msg).toBe(1);
+  // no passkey yet: the bank account is stepped up by SMS, as the app does for a user without one
+  const named = { bank_code: '0001', branch_code: '100', account_number: '2468024' };
+  const sent = (await (
+    await request.post('/api/step-up/sms', { headers, data: { action: 'bank_account', ...named } })
+  ).json()) as Envelope<{ challenge_id: string }>;
+  expect(sent.code, sent.msg).toBe(1);
+  const stepUp = (await (
+    await request.post('/api/step-up/verify', {
+      headers,
+      data: { challenge_id: sent.data.challenge_id, code: readSmsCode(phone), txn_password: TXN_PASSWORD },
+    })
+  ).json()) as Envelope<{ step_up_token: string }>;
+  expect(stepUp.code, stepUp.msg).toBe(1);
   const account = (await (
     await request.post('/api/bank-accounts', {
       headers,
       data: {
         holder_name: 'ヤマダ タロウ',
-        bank_code: '0001',
-        branch_code: '100',
-        account_number: '2468024',
+        ...named,
         login_password: PASSWORD,
+        step_up_token: stepUp.data.step_up_token,
       },
     })
   ).json()) as Envelope<{ id: number }>;

@@ -193,6 +193,8 @@ export const ERRORS = {
   STEP_UP_TXN_PASSWORD_REQUIRED: { code: 1803, http: 422 },
   /** the SMS step-up needs the login password with the code (no transaction password is set) */
   STEP_UP_PASSWORD_REQUIRED: { code: 1804, http: 422 },
+  /** the action needs a fresh step-up, and a user without a passkey takes it by SMS (POST /api/step-up/sms) */
+  STEP_UP_SMS_REQUIRED: { code: 1805, http: 403 },
   // Secrets that cannot be guessed (issue 22, ADR 0030): 1700-1729
   /** too many failed logins for this account or from this client: wait, or sign in with an SMS code */
   LOGIN_THROTTLED: { code: 1701, http: 429 },

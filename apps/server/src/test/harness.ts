@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { knownUsers } from './known-users.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +165,7 @@ export async function registerAndLogin(
   const data = body<{ token: string; user_id: number }>(logged);
   if (data.code !== 1) throw new Error(`login failed: ${logged.body}`);
   if (options.verified ?? true) await markVerified(t, data.data.user_id);
+  knownUsers.set(data.data.token, { token: data.data.token, phone, password });
   return { token: data.data.token, userId: data.data.user_id, phone, password };
 }
 

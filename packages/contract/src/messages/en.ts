@@ -191,6 +191,7 @@ export const en = {
       'The verification code is wrong, or it has expired or was already used. Please request a new code',
     STEP_UP_TXN_PASSWORD_REQUIRED: 'Please enter your transaction password with the code',
     STEP_UP_PASSWORD_REQUIRED: 'Please enter your login password with the code',
+    STEP_UP_SMS_REQUIRED: 'Please confirm this with the code we send you by SMS',
     PASSKEY_LIMIT: 'You can register up to {{max}} passkeys. Remove one to add another',
     PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered',
     SESSION_NOT_FOUND: 'This session has already ended',

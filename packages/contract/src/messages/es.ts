@@ -190,6 +190,7 @@ export const es = {
       'El código de verificación no es correcto, ha caducado o ya se usó. Solicita uno nuevo',
     STEP_UP_TXN_PASSWORD_REQUIRED: 'Introduce tu contraseña de operaciones junto con el código',
     STEP_UP_PASSWORD_REQUIRED: 'Introduce tu contraseña de acceso junto con el código',
+    STEP_UP_SMS_REQUIRED: 'Confirma esta operación con el código que te enviamos por SMS',
     PASSKEY_LIMIT: 'Puedes registrar hasta {{max}} llaves de acceso. Elimina una para añadir otra',
     PASSKEY_ALREADY_REGISTERED: 'Esta llave de acceso ya está registrada',
     SESSION_NOT_FOUND: 'Esta sesión ya ha terminado',

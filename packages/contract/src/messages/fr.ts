@@ -196,6 +196,7 @@ export const fr = {
       'Le code de vérification est incorrect, a expiré ou a déjà servi. Veuillez en demander un nouveau',
     STEP_UP_TXN_PASSWORD_REQUIRED: 'Veuillez saisir votre mot de passe de transaction avec le code',
     STEP_UP_PASSWORD_REQUIRED: 'Veuillez saisir votre mot de passe de connexion avec le code',
+    STEP_UP_SMS_REQUIRED: 'Veuillez confirmer cette opération avec le code reçu par SMS',
     PASSKEY_LIMIT:
       'Vous pouvez enregistrer jusqu’à {{max}} clés d’accès. Supprimez-en une pour en ajouter une autre',
     PASSKEY_ALREADY_REGISTERED: 'Cette clé d’accès est déjà enregistrée',

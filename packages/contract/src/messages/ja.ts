@@ -182,6 +182,7 @@ export const ja = {
       '認証コードが正しくないか、有効期限切れまたは使用済みです。新しいコードを請求してください',
     STEP_UP_TXN_PASSWORD_REQUIRED: '認証コードとあわせて取引パスワードを入力してください',
     STEP_UP_PASSWORD_REQUIRED: '認証コードとあわせてログインパスワードを入力してください',
+    STEP_UP_SMS_REQUIRED: 'この操作には SMS の認証コードによる本人確認が必要です',
     PASSKEY_LIMIT: 'パスキーは{{max}}件まで登録できます。追加するには1件削除してください',
     PASSKEY_ALREADY_REGISTERED: 'このパスキーはすでに登録されています',
     SESSION_NOT_FOUND: 'このセッションはすでに終了しています',

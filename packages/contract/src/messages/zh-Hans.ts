@@ -162,6 +162,7 @@ export const zhHans = {
     STEP_UP_CODE_INVALID: '验证码错误、已过期或已使用，请重新获取验证码',
     STEP_UP_TXN_PASSWORD_REQUIRED: '请在输入验证码的同时输入交易密码',
     STEP_UP_PASSWORD_REQUIRED: '请在输入验证码的同时输入登录密码',
+    STEP_UP_SMS_REQUIRED: '此操作需要通过短信验证码确认身份',
     PASSKEY_LIMIT: '最多可注册 {{max}} 个通行密钥，请先删除一个再添加',
     PASSKEY_ALREADY_REGISTERED: '该通行密钥已注册',
     SESSION_NOT_FOUND: '该会话已结束',

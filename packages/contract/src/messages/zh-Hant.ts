@@ -162,6 +162,7 @@ export const zhHant = {
     STEP_UP_CODE_INVALID: '驗證碼錯誤、已逾期或已使用，請重新取得驗證碼',
     STEP_UP_TXN_PASSWORD_REQUIRED: '請在輸入驗證碼的同時輸入交易密碼',
     STEP_UP_PASSWORD_REQUIRED: '請在輸入驗證碼的同時輸入登入密碼',
+    STEP_UP_SMS_REQUIRED: '此操作需要透過簡訊驗證碼確認身分',
     PASSKEY_LIMIT: '最多可註冊 {{max}} 組密碼金鑰，請先刪除一組再新增',
     PASSKEY_ALREADY_REGISTERED: '此密碼金鑰已註冊',
     SESSION_NOT_FOUND: '此工作階段已結束',

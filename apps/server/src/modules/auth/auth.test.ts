@@ -11,6 +11,7 @@ import {
   registerAndLogin,
   type TestApp,
 } from '../../test/harness.js';
+import { injectStepped } from '../../test/step-up.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+  injectStepped(t, { method: 'POST', url, payload: payload as object, headers });
 
 describe('registration', () => {
   it('registers with a normalised phone, an invitation code and the SMS code, and records the inviter', async () => {

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { auditLog, messages } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { SECRET_LOCK_MINUTES, SECRET_MAX_FAILURES } from './secrets.js';
+import { smsStepUpToken } from '../../test/step-up.js';
 
 /**
  * Issue 22: one failure counter per user and secret, shared by every route that checks it. Before it,
@@ -93,7 +94,20 @@ describe('the transaction password’s failure counter', () => {
       url: '/api/auth/login',
       payload: { account: user.phone, password: user.password, agree: true },
     });
-    expect(body(await changeTxn(body<{ token: string }>(again).data.token, '123456')).code).toBe(1);
+    const againToken = body<{ token: string }>(again).data.token;
+    const stepUp = await smsStepUpToken(
+      t,
+      { token: againToken, phone: user.phone, password: user.password },
+      { action: 'change_txn_password' },
+      '123456',
+    );
+    const changed = await post('/api/user/changeTxnPassword', againToken, {
+      old_password: '123456',
+      new_password: '654321',
+      confirm_password: '654321',
+      step_up_token: stepUp,
+    });
+    expect(body(changed).code).toBe(1);
   });
 
   it('concurrent guesses from one client cannot outrun the limit: at most five are checked', async () => {
@@ -154,7 +168,19 @@ describe('the login password outside sign-in', () => {
       for (let i = 0; i < SECRET_MAX_FAILURES - 1; i += 1)
         expect(body(await change('nope99', 'x')).code).not.toBe(1015);
       const next = `pass${round}xy`;
-      expect(body(await change(current, next)).code).toBe(1);
+      // the right password, with the SMS step-up a user without a passkey takes (answered with it too)
+      const stepUp = await smsStepUpToken(
+        t,
+        { token: user.token, phone: user.phone, password: current },
+        { action: 'change_password' },
+      );
+      const changed = await post('/api/user/changePassword', user.token, {
+        old_password: current,
+        new_password: next,
+        confirm_password: next,
+        step_up_token: stepUp,
+      });
+      expect(body(changed).code).toBe(1);
       current = next;
     }
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityVerifications } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
+import { postStepped } from '../../test/step-up.js';
 import { bankDisplayName, branchDisplayName, searchBanks, searchBranches, yuchoToZengin } from './zengin.js';
 
 /**
@@ -17,8 +18,6 @@ afterAll(() => t.close());
 type Headers = Record<string, string>;
 const get = (url: string, headers: Headers = {}, lang = 'en') =>
   t.app.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}lang=${lang}`, headers });
-const post = (url: string, headers: Headers, payload: object) =>
-  t.app.inject({ method: 'POST', url: `${url}?lang=en`, headers, payload });
 
 /** Test setup: the reading of the name that account opening records (full-width katakana). */
 async function setReading(userId: number, kana: string | null) {
@@ -133,22 +132,24 @@ describe('registering a bank account', () => {
   it('matches the holder with the reading in any width, small kana or long vowel, and stores the Zengin form', async () => {
     const u = await registerAndLogin(t);
     await setReading(u.userId, 'ヤマダ タロウ');
-    const wrong = await post(
+    const wrong = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { holder_name: 'ヤマダ ジロウ' }),
     );
     expect(body(wrong)).toMatchObject({
       code: 1321,
       msg: 'The account holder must be you: the name must match your verified name (ヤマダ タロウ)',
     });
-    const kanji = await post(
+    const kanji = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { holder_name: '山田 太郎' }),
     );
     expect(body(kanji).code).toBe(1321);
-    const ok = await post('/api/bank-accounts', { token: u.token }, account(u.password));
+    const ok = await postStepped(t, u, '/api/bank-accounts', account(u.password));
     expect(body(ok)).toMatchObject({
       code: 1,
       data: {
@@ -165,9 +166,10 @@ describe('registering a bank account', () => {
 
     const v = await registerAndLogin(t);
     await setReading(v.userId, 'キッカワ タロー');
-    const half = await post(
+    const half = await postStepped(
+      t,
+      v,
       '/api/bank-accounts',
-      { token: v.token },
       account(v.password, { holder_name: 'ｷﾂｶﾜ  ﾀﾛ-' }),
     );
     expect(body(half)).toMatchObject({ code: 1, data: { holder_name: 'キツカワ タロー' } });
@@ -176,10 +178,11 @@ describe('registering a bank account', () => {
   it('without a reading (verified before account opening asked for it) compares with the verified name', async () => {
     const u = await registerAndLogin(t);
     await setReading(u.userId, null);
-    expect(body(await post('/api/bank-accounts', { token: u.token }, account(u.password))).code).toBe(1321);
-    const ok = await post(
+    expect(body(await postStepped(t, u, '/api/bank-accounts', account(u.password))).code).toBe(1321);
+    const ok = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { holder_name: '山田　太郎' }),
     );
     expect(body(ok)).toMatchObject({ code: 1, data: { holder_name: '山田　太郎' } });
@@ -188,9 +191,10 @@ describe('registering a bank account', () => {
   it('takes the bank and branch names from the Zengin data, never from the client', async () => {
     const u = await registerAndLogin(t);
     await setReading(u.userId, 'ヤマダ タロウ');
-    const sneaky = await post(
+    const sneaky = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { bank_name: 'Totally Real Bank', branch_name: 'x' }),
     );
     // names the client sends are not the request's fields: refused, naming the field (ADR 0030) ...
@@ -200,37 +204,41 @@ describe('registering a bank account', () => {
       data: { issues: [{ field: 'bank_name', rule: 'unrecognized_keys' }] },
     });
     // ... and the data's names are the ones stored
-    const named = await post('/api/bank-accounts', { token: u.token }, account(u.password));
+    const named = await postStepped(t, u, '/api/bank-accounts', account(u.password));
     expect(body(named)).toMatchObject({
       code: 1,
       data: { bank_name: '三井住友銀行', branch_name: '新宿支店' },
     });
-    const unknownBank = await post(
+    const unknownBank = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { bank_code: '0002' }),
     );
     expect(body(unknownBank)).toMatchObject({
       code: 1325,
       msg: 'No bank has the code 0002: please pick your bank from the list',
     });
-    const unknownBranch = await post(
+    const unknownBranch = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { branch_code: '999' }),
     );
     expect(body(unknownBranch)).toMatchObject({ code: 1326 });
-    const noBranch = await post(
+    const noBranch = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { branch_code: undefined }),
     );
     expect(body<{ issues: { field: string }[] }>(noBranch).data.issues.map((i) => i.field)).toEqual([
       'branch_code',
     ]);
-    const badType = await post(
+    const badType = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { account_type: 'current' }),
     );
     expect(body(badType)).toMatchObject({ code: 400, msg: 'Choose ordinary, checking or savings' });
@@ -239,9 +247,10 @@ describe('registering a bank account', () => {
   it('converts ゆうちょ銀行’s 記号・番号: 総合口座 to 普通, 振替口座 to 当座', async () => {
     const u = await registerAndLogin(t);
     await setReading(u.userId, 'ヤマダ タロウ');
-    const sogo = await post(
+    const sogo = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, {
         bank_code: '9900',
         branch_code: undefined,
@@ -259,9 +268,10 @@ describe('registering a bank account', () => {
         account_type: 'ordinary',
       },
     });
-    const furikae = await post(
+    const furikae = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, {
         bank_code: '9900',
         branch_code: undefined,
@@ -278,15 +288,17 @@ describe('registering a bank account', () => {
         account_type: 'checking',
       },
     });
-    const notYucho = await post(
+    const notYucho = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { yucho: { symbol: '10180', number: '12345671' } }),
     );
     expect(body(notYucho)).toMatchObject({ code: 400, msg: 'A symbol and number are for ゆうちょ銀行 only' });
-    const badNumber = await post(
+    const badNumber = await postStepped(
+      t,
+      u,
       '/api/bank-accounts',
-      { token: u.token },
       account(u.password, { bank_code: '9900', yucho: { symbol: '10180', number: '12345678' } }),
     );
     expect(body(badNumber)).toMatchObject({ code: 1327 });

@@ -13,6 +13,7 @@ import {
 } from '../../test/harness.js';
 import { multipart, pngBytes } from '../../lib/images.js';
 import { userBalances } from '../ledger/ledger.js';
+import { injectStepped, smsStepUpToken } from '../../test/step-up.js';
 
 /**
  * Named scenarios of issue #5 on a fixed clock (TEST_NOW: Tuesday 2026-11-24 10:00 in Tokyo, inside the
@@ -72,7 +73,7 @@ async function uploadId(token: string, purpose: string): Promise<string> {
   return body<{ id: string }>(res).data.id;
 }
 const post = (url: string, headers: Headers, payload: unknown = {}) =>
-  t.app.inject({
+  injectStepped(t, {
     method: 'POST',
     url: `${url}${url.includes('?') ? '&' : '?'}lang=en`,
     headers,
@@ -721,7 +722,16 @@ describe('withdrawals', () => {
       method: 'POST',
       url: '/api/withdrawals?lang=jp',
       headers: as(u.token, key()),
-      payload: { amount: yen(9_999), bank_account_id: u.accountId, txn_password: '123456' },
+      payload: {
+        amount: yen(9_999),
+        bank_account_id: u.accountId,
+        txn_password: '123456',
+        step_up_token: await smsStepUpToken(t, u, {
+          action: 'withdrawal',
+          amount: yen(9_999),
+          bank_account_id: u.accountId,
+        }),
+      },
     });
     expect(body(ja).msg).toBe('出金額は最低出金額を下回ることはできません：￥10,000');
     const high = await post('/api/withdrawals', as(u.token, key()), {
@@ -849,12 +859,24 @@ describe('withdrawals', () => {
     const reviewer = await operator();
     const u = await readyToWithdraw(reviewer);
     await fund(u.userId, 355_000, reviewer, u.token);
+    // each request carries its own step-up (a user without a passkey takes them by SMS, one after another)
+    const stepUps: string[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      stepUps.push(
+        await smsStepUpToken(t, u, {
+          action: 'withdrawal',
+          amount: yen(10_000),
+          bank_account_id: u.accountId,
+        }),
+      );
+    }
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () =>
+      stepUps.map((stepUp) =>
         post('/api/withdrawals', as(u.token, key()), {
           amount: yen(10_000),
           bank_account_id: u.accountId,
           txn_password: '123456',
+          step_up_token: stepUp,
         }),
       ),
     );

@@ -25,6 +25,7 @@ import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/
 import { fundDemoCash, ledgerHeadMismatches, lockUser, userBalances } from '../ledger/ledger.js';
 import { LOAN_ACCRUAL_JOB, runLoanAccrual } from './accrual.js';
 import { requireWithdrawableWithLoans, termsOf } from './loans.js';
+import { injectStepped } from '../../test/step-up.js';
 
 /**
  * Credit loans through the API (issue 18, ADR 0028), one named scenario per rule, with a fixed clock
@@ -58,7 +59,7 @@ function helpers(get: () => TestApp) {
     return { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
   }
   const post = (url: string, payload: unknown, headers: Headers = {}) =>
-    t().app.inject({ method: 'POST', url, payload: payload as object, headers });
+    injectStepped(t(), { method: 'POST', url, payload: payload as object, headers });
   const get_ = (url: string, headers: Headers = {}) => t().app.inject({ method: 'GET', url, headers });
   const product = (admin: Headers, over: Record<string, unknown> = {}) =>
     post(

@@ -4,6 +4,7 @@ import { yen } from '@kabuto/contract';
 import { bankAccounts } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { SoftAuthenticator } from '../../test/soft-authenticator.js';
+import { postStepped } from '../../test/step-up.js';
 import { fundDemoCash } from '../ledger/ledger.js';
 
 /**
@@ -61,17 +62,13 @@ async function readyToWithdraw() {
       )
     ).statusCode,
   ).toBe(200);
-  const added = await post(
-    '/api/bank-accounts',
-    { token: u.token },
-    {
-      holder_name: 'ヤマダ タロウ',
-      account_number: '1234567',
-      bank_code: '0001',
-      branch_code: '100',
-      login_password: u.password,
-    },
-  );
+  const added = await postStepped(t, u, '/api/bank-accounts', {
+    holder_name: 'ヤマダ タロウ',
+    account_number: '1234567',
+    bank_code: '0001',
+    branch_code: '100',
+    login_password: u.password,
+  });
   expect(added.statusCode, added.body).toBe(200);
   const accountId = body<{ id: number }>(added).data.id;
   await t.database.db.update(bankAccounts).set({ status: 'approved' }).where(eq(bankAccounts.id, accountId));
@@ -345,7 +342,7 @@ describe('step-up', () => {
     ).toBe(1731);
   });
 
-  it('guards bank accounts and both passwords; users without a passkey keep the password checks alone', async () => {
+  it('guards bank accounts and both passwords; users without a passkey step up by SMS instead', async () => {
     const u = await readyToWithdraw();
     const account = {
       holder_name: 'ヤマダ タロウ',
@@ -405,7 +402,12 @@ describe('step-up', () => {
       new_password: 'secret34',
       confirm_password: 'secret34',
     };
-    expect(body(await post('/api/user/changePassword', { token: plain.token }, plainChange)).code).toBe(1);
+    // a user without a passkey is refused without a step-up too, and steps up by SMS (sms-step-up.ts)
+    expect(body(await post('/api/user/changePassword', { token: plain.token }, plainChange))).toMatchObject({
+      code: 1805,
+      msg: 'Please confirm this with the code we send you by SMS',
+    });
+    expect(body(await postStepped(t, plain, '/api/user/changePassword', plainChange)).code).toBe(1);
   });
 
   it('removing a passkey needs an assertion naming it; the user is told', async () => {

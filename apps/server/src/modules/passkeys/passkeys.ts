@@ -497,8 +497,10 @@ export async function verifyStepUp(
 /**
  * The gate of every step-up action: when the user has a passkey, the request must carry a step-up token
  * given for this user, this action and these details, unspent and unexpired; it is spent here, once.
- * A token given by SMS step-up (sms-step-up.ts) is checked the same way whenever one is sent. Users without a
- * passkey who send none still pass (their password checks stand; see ADR 0031 for what is not built yet).
+ * A user without a passkey steps up by SMS (sms-step-up.ts): that token is checked the same way, and is
+ * required just the same: a request with no token is refused for every user (STEP_UP_REQUIRED, or
+ * STEP_UP_SMS_REQUIRED to a user without a passkey), so a stolen
+ * session plus a guessed transaction password moves nothing without the phone or the passkey.
  * Run it inside the action's transaction, so that a failed action leaves the token unspent, and an
  * idempotent replay (which answers the first result without running the action) does not need a new one.
  */
@@ -509,8 +511,7 @@ export async function requireStepUp(
   token: string | undefined,
 ): Promise<void> {
   if (token === undefined) {
-    if (await hasPasskey(deps.db, userId)) throw new AppError('STEP_UP_REQUIRED');
-    return;
+    throw new AppError((await hasPasskey(deps.db, userId)) ? 'STEP_UP_REQUIRED' : 'STEP_UP_SMS_REQUIRED');
   }
   const now = deps.clock.now();
   const [spent] = await deps.db

@@ -4,7 +4,7 @@ import { yen, type TStepUpRequest } from '@kabuto/contract';
 import { bankAccounts } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { SoftAuthenticator } from '../../test/soft-authenticator.js';
-import { stepUpBySms } from '../../test/step-up.js';
+import { postStepped, stepUpBySms } from '../../test/step-up.js';
 import { fundDemoCash } from '../ledger/ledger.js';
 
 /**
@@ -45,9 +45,10 @@ async function readyToWithdraw() {
     { login_password: u.password, new_password: TXN, confirm_password: TXN },
   );
   expect(set.statusCode, set.body).toBe(200);
-  const added = await post(
+  const added = await postStepped(
+    t,
+    u,
     '/api/bank-accounts',
-    { token: u.token },
     {
       holder_name: 'ヤマダ タロウ',
       account_number: '1234567',
@@ -55,6 +56,7 @@ async function readyToWithdraw() {
       branch_code: '100',
       login_password: u.password,
     },
+    { txnPassword: TXN },
   );
   expect(added.statusCode, added.body).toBe(200);
   const accountId = body<{ id: number }>(added).data.id;
@@ -124,6 +126,23 @@ describe('unauthorized access', () => {
 });
 
 describe('a withdrawal stepped up by SMS', () => {
+  it('is required: without a step-up token a user without a passkey is refused (1805), and nothing is filed', async () => {
+    const u = await readyToWithdraw();
+    const refused = await withdraw(u.token, u.accountId, yen(10_000));
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused)).toEqual({
+      code: 1805,
+      msg: 'Please confirm this with the code we send you by SMS',
+      data: null,
+    });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/withdrawals?lang=en',
+      headers: { token: u.token },
+    });
+    expect(body<{ total: number }>(list).data.total).toBe(0);
+  });
+
   it('names the amount and the account, binds the token to them, and spends it once', async () => {
     const u = await readyToWithdraw();
     const action = { action: 'withdrawal', amount: yen(10_000), bank_account_id: u.accountId } as const;

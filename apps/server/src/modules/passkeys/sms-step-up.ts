@@ -99,7 +99,7 @@ export async function smsStepUp(
   if (!user) throw new AppError('UNAUTHENTICATED');
   const now = deps.clock.now();
   const [last] = await deps.db
-    .select({ createdAt: webauthnChallenges.createdAt })
+    .select({ createdAt: webauthnChallenges.createdAt, answered: webauthnChallenges.tokenHash })
     .from(webauthnChallenges)
     .where(
       and(
@@ -112,7 +112,9 @@ export async function smsStepUp(
     )
     .orderBy(desc(webauthnChallenges.createdAt))
     .limit(1);
-  if (last) {
+  // a code answered rightly (it gave a token) does not hold up the next action's: only an unanswered or
+  // wrongly answered one makes the user wait before another SMS
+  if (last && last.answered === null) {
     const waitMs = last.createdAt.getTime() + SMS_RESEND_SECONDS * 1000 - now.getTime();
     if (waitMs > 0) throw new AppError('SMS_RESEND_TOO_SOON', { seconds: Math.ceil(waitMs / 1000) });
   }
