@@ -87,7 +87,13 @@ async function dueDates(db: Db, at: Date): Promise<string[]> {
 export const SETTLE_CONCURRENCY = 2;
 
 /** Strikes the due NAVs (each date exactly once, runOnce), then settles the records waiting for them. */
-export async function runNavJob(db: Db, market: MarketDataProvider, at: Date): Promise<EventOutbox> {
+export async function runNavJob(
+  db: Db,
+  market: MarketDataProvider,
+  at: Date,
+  options: { batchSize?: number } = {},
+): Promise<EventOutbox> {
+  const batchSize = options.batchSize ?? SETTLE_BATCH;
   for (const date of await dueDates(db, at)) {
     if (await hasRun(db, NAV_JOB, date)) continue;
     await runOnce(db, NAV_JOB, date, at, (tx) => strikeDate(tx, market, date, at));
@@ -98,9 +104,9 @@ export async function runNavJob(db: Db, market: MarketDataProvider, at: Date): P
   const worker = async () => {
     while (next < due.length) {
       const start = next;
-      next += SETTLE_BATCH;
+      next += batchSize;
       try {
-        await settleRecords(db, due.slice(start, start + SETTLE_BATCH), at, outbox);
+        await settleRecords(db, due.slice(start, start + batchSize), at, outbox);
       } catch (error) {
         next = due.length; // the other workers take no new batch; the next pass settles what is left
         throw error;
