@@ -49,6 +49,66 @@ if (!pglite) {
 if (pglite) delete process.env['TEST_DATABASE_URL'];
 else process.env['TEST_DATABASE_URL'] = serverUrl;
 
+// PROFILE=1 (PostgreSQL): each job's time per statement (named statements by name, others by their first
+// words), as the client waits for them; the rest of a job's time is Node's. EXPLAIN=<statement name>[,...]
+// also prints `EXPLAIN (ANALYZE, BUFFERS)` of each one's third call in the seed and in each job (executing
+// it in its place, so only for statements whose rows nothing reads: ledger_post_entries, the updates).
+const PROFILE = process.env['PROFILE'] === '1' || process.env['EXPLAIN'] !== undefined;
+const EXPLAIN = new Set((process.env['EXPLAIN'] ?? '').split(',').filter(Boolean));
+/** Calls of each statement since the last profileReport (the third of an EXPLAIN statement is explained). */
+const calls = new Map<string, number>();
+const spent = new Map<string, { calls: number; ms: number }>();
+if (PROFILE && !pglite) {
+  type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+  const proto = pg.Client.prototype as unknown as { query: Query };
+  const original = proto.query;
+  proto.query = function (this: pg.Client, ...args: unknown[]) {
+    const [config, values] = args;
+    const named =
+      typeof config === 'object' && config !== null ? (config as { name?: string; text: string }) : undefined;
+    const text = named?.text ?? (typeof config === 'string' ? config : '');
+    const key = named?.name ?? text.replace(/\s+/g, ' ').slice(0, 60);
+    const started = performance.now();
+    const note = () => {
+      const s = spent.get(key) ?? { calls: 0, ms: 0 };
+      s.calls += 1;
+      s.ms += performance.now() - started;
+      spent.set(key, s);
+    };
+    const nth = (calls.get(key) ?? 0) + 1;
+    calls.set(key, nth);
+    if (named?.name !== undefined && EXPLAIN.has(named.name) && nth === 3) {
+      const vals = (named as { values?: unknown[] }).values ?? (values as unknown[]);
+      return (
+        original.call(this, `explain (analyze, buffers) ${text}`, vals) as Promise<{
+          rows: { 'QUERY PLAN': string }[];
+        }>
+      ).then((r) => {
+        console.log(
+          `EXPLAIN (ANALYZE, BUFFERS) ${key}:\n${r.rows.map((row) => row['QUERY PLAN']).join('\n')}`,
+        );
+        note();
+        return { rows: [], rowCount: 0 };
+      });
+    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise) void result.then(note, note);
+    return result;
+  };
+}
+/** The statements' times since the last call (PROFILE=1), largest first. */
+function profileReport(): Record<string, string> {
+  const out = Object.fromEntries(
+    [...spent]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .filter(([, s]) => s.ms >= 1)
+      .map(([k, s]) => [k, `${s.calls} calls, ${(s.ms / 1000).toFixed(2)} s`]),
+  );
+  spent.clear();
+  calls.clear();
+  return out;
+}
+
 const tokyo = (date: string, hhmm: string) => new Date(`${date}T${hhmm}:00+09:00`).toISOString();
 let market: TestMarket | undefined;
 const t = await createTestApp({}, undefined, {
@@ -143,6 +203,7 @@ try {
   // nested loops over sequential scans for the batches' joins)
   await db.execute(sql`analyze`);
   const seedMs = performance.now() - seed0;
+  profileReport();
 
   // The NAV job at Tuesday's close: the strike, then every pending application settled.
   market.set('7203', 3300);
@@ -151,6 +212,7 @@ try {
   const nav0 = performance.now();
   const navEvents = await runNavJob(db, market, t.clock.now());
   const navMs = performance.now() - nav0;
+  const navProfile = profileReport();
   const [following] = await db
     .select({ n: count() })
     .from(productRecords)
@@ -161,6 +223,7 @@ try {
   const div0 = performance.now();
   const divEvents = await runDividendJob(db, t.clock.now());
   const divMs = performance.now() - div0;
+  const divProfile = profileReport();
   const [paid] = await db
     .select({ n: count(), users: countDistinct(dividendPayments.userId) })
     .from(dividendPayments);
@@ -183,6 +246,7 @@ try {
         dividend_holders: paid?.users ?? 0,
         dividend_messages: divEvents.length,
         ledger_heads_check: mismatches.length === 0 ? `ok (${seconds(checkMs)})` : mismatches.slice(0, 3),
+        ...(PROFILE ? { nav_statements: navProfile, dividend_statements: divProfile } : {}),
       },
       null,
       2,

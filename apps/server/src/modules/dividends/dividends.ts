@@ -257,16 +257,17 @@ function creditOf(row: AnnouncementRow, e: Entitlement, rates: Awaited<ReturnTyp
 }
 
 /**
- * Pays one announcement (the job's one transaction): for each entitlement one journal entry, its payment row
- * and a message, CREDIT_BATCH holdings at a time under their holders' locks (lockUsers, postEntries and
- * multi-row inserts: a few statements per batch, so 100,000 holders are paid in seconds; bench/dividends.ts).
+ * Pays one part of an announcement's holders (one transaction, runDividendJob): for each entitlement one
+ * journal entry, its payment row and a message, CREDIT_BATCH holdings at a time under their holders' locks
+ * (lockUsers, postEntries and multi-row inserts: a few statements per batch; bench/dividends.ts).
  * Cash shares: the dividend less the withholding (a setting, default 15.315% + 5%, each floored to the yen on
  * the whole payment) in 特定 and 一般 accounts, none in NISA (株式数比例配分方式: dividends are received at the
  * broker). Margin: the adjustment amount, not taxed.
  */
-export async function payAnnouncement(
+export async function payHolders(
   tx: Tx,
   row: AnnouncementRow,
+  all: readonly Entitlement[],
   at: Date,
   outbox: EventOutbox,
   batchSize = CREDIT_BATCH,
@@ -275,7 +276,6 @@ export async function payAnnouncement(
   let payments = 0;
   let grossTotal = 0;
   let netTotal = 0;
-  const all = await entitlements(tx, row.code, row.cumDate);
   for (let start = 0; start < all.length; start += batchSize) {
     const batch = all.slice(start, start + batchSize);
     await lockUsers(
@@ -355,19 +355,34 @@ export async function payAnnouncement(
       netTotal += c.net;
     }
   }
-  await tx.update(dividendAnnouncements).set({ paidAt: at }).where(eq(dividendAnnouncements.id, row.id));
   return { announcement: row.id, payments, gross: grossTotal, net: netTotal };
 }
 
 export const DIVIDEND_JOB = 'dividends.pay';
 
-/** Pays every announcement whose payment date has come (Tokyo), each exactly once (runOnce per announcement). */
+/**
+ * The parts an announcement's holders are paid in: holders whose user id is `part` modulo DIVIDEND_PARTS,
+ * each part one runOnce transaction (`announcement:<id>:part:<k>/<n>`), the parts at once on their own
+ * connections (PGlite runs them one after another), then the announcement marked paid by its own runOnce
+ * (`announcement:<id>`). Each part is exactly once by its job_runs row; a part that failed or whose process
+ * died rolls back whole and is paid by the next pass; the parts share no holder, so they never wait on each
+ * other's locks. Changing the number while an announcement is half paid cannot pay a holder twice: the
+ * payment rows' unique index refuses the second (ADR 0037).
+ */
+export const DIVIDEND_PARTS = 2;
+
+/**
+ * Pays every announcement whose payment date has come (Tokyo), each holder exactly once (runOnce per part of
+ * the holders, then per announcement). The entitlements are read once per pass, before the parts: they are
+ * the holdings at the end of the cum date (entitlements), which nothing done since changes.
+ */
 export async function runDividendJob(
   db: Db,
   at: Date,
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; parts?: number } = {},
 ): Promise<EventOutbox> {
   const today = tokyoParts(at).date;
+  const parts = options.parts ?? DIVIDEND_PARTS;
   const due = await db
     .select()
     .from(dividendAnnouncements)
@@ -377,11 +392,25 @@ export async function runDividendJob(
   for (const row of due) {
     const key = `announcement:${row.id}`;
     if (await hasRun(db, DIVIDEND_JOB, key)) continue;
-    const events: EventOutbox = [];
-    const result = await runOnce(db, DIVIDEND_JOB, key, at, (tx) =>
-      payAnnouncement(tx, row, at, events, options.batchSize),
+    const all = await entitlements(db, row.code, row.cumDate);
+    const ended = await Promise.allSettled(
+      Array.from({ length: parts }, async (_, part) => {
+        const partKey = `${key}:part:${part + 1}/${parts}`;
+        if (await hasRun(db, DIVIDEND_JOB, partKey)) return;
+        const mine = all.filter((e) => e.userId % parts === part);
+        const events: EventOutbox = [];
+        const result = await runOnce(db, DIVIDEND_JOB, partKey, at, (tx) =>
+          payHolders(tx, row, mine, at, events, options.batchSize),
+        );
+        if (result.ran) outbox.push(...events);
+      }),
     );
-    if (result.ran) outbox.push(...events);
+    const failed = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    await runOnce(db, DIVIDEND_JOB, key, at, async (tx) => {
+      await tx.update(dividendAnnouncements).set({ paidAt: at }).where(eq(dividendAnnouncements.id, row.id));
+      return { announcement: row.id, parts };
+    });
   }
   return outbox;
 }

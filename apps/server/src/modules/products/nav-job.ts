@@ -78,17 +78,45 @@ async function dueDates(db: Db, at: Date): Promise<string[]> {
   return dates;
 }
 
+/**
+ * Settlement transactions the NAV job keeps open at once (each on its own connection of the pool; PGlite runs
+ * them one after another). Two batches never wait on each other in a cycle: each takes its holders' locks in
+ * ascending user id (lockUsers), and re-reads its records' status under them, so a record is settled once
+ * whichever batch or process gets there first (ADR 0037).
+ */
+export const SETTLE_CONCURRENCY = 2;
+
 /** Strikes the due NAVs (each date exactly once, runOnce), then settles the records waiting for them. */
-export async function runNavJob(db: Db, market: MarketDataProvider, at: Date): Promise<EventOutbox> {
+export async function runNavJob(
+  db: Db,
+  market: MarketDataProvider,
+  at: Date,
+  options: { batchSize?: number } = {},
+): Promise<EventOutbox> {
+  const batchSize = options.batchSize ?? SETTLE_BATCH;
   for (const date of await dueDates(db, at)) {
     if (await hasRun(db, NAV_JOB, date)) continue;
     await runOnce(db, NAV_JOB, date, at, (tx) => strikeDate(tx, market, date, at));
   }
   const outbox: EventOutbox = [];
   const due = await dueRecords(db);
-  for (let start = 0; start < due.length; start += SETTLE_BATCH) {
-    await settleRecords(db, due.slice(start, start + SETTLE_BATCH), at, outbox);
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      const start = next;
+      next += batchSize;
+      try {
+        await settleRecords(db, due.slice(start, start + batchSize), at, outbox);
+      } catch (error) {
+        next = due.length; // the other workers take no new batch; the next pass settles what is left
+        throw error;
+      }
+    }
+  };
+  // every worker's transaction has ended before the job answers, even when one failed
+  const ended = await Promise.allSettled(Array.from({ length: SETTLE_CONCURRENCY }, worker));
+  const failed = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return outbox;
 }
 

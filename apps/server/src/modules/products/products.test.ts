@@ -278,6 +278,42 @@ describe('a product from publication to redemption', () => {
     expect((await t.app.inject({ url: '/api/products/records' })).statusCode).toBe(401);
   });
 
+  it('settles records in batches on two transactions at once, each once, a holder in several batches', async () => {
+    t.clock.set(TOKYO('2026-12-02', '10:00'));
+    const { data } = await t.app
+      .inject({ url: '/api/products' })
+      .then((r) => body<{ items: TProductDetail[] }>(r));
+    const product = data.items.find((p) => p.name === 'Test basket');
+    if (!product) throw new Error('no Test basket');
+    const u = await registerAndLogin(t);
+    const v = await registerAndLogin(t);
+    for (const [who, n] of [
+      [u, 3],
+      [v, 2],
+    ] as const) {
+      for (let i = 0; i < n; i++) expect((await buy(who, product.id, '1000')).code).toBe(1);
+    }
+    t.clock.set(TOKYO('2026-12-02', '16:00'));
+    const now = t.clock.now();
+    // batches of one record: the two workers of each pass take u's records in different transactions
+    const [a, b] = await Promise.all([
+      runNavJob(t.database.db, market, now, { batchSize: 1 }),
+      runNavJob(t.database.db, market, now, { batchSize: 1 }),
+    ]);
+    expect(await runNavJob(t.database.db, market, now, { batchSize: 1 })).toEqual([]);
+    const settled = [...a, ...b].filter((e) => JSON.stringify(e).includes('product.following'));
+    expect(settled).toHaveLength(5);
+    for (const [who, n] of [
+      [u, 3],
+      [v, 2],
+    ] as const) {
+      const mine = await records(who);
+      expect(mine).toHaveLength(n);
+      expect(mine.every((r) => r.status === 'following')).toBe(true);
+    }
+    expect(await ledgerHeadMismatches(t.database.db)).toEqual([]);
+  });
+
   it('two concurrent passes strike a date exactly once', async () => {
     t.clock.set(TOKYO('2026-12-01', '16:00'));
     const results = await Promise.all(

@@ -419,7 +419,11 @@ export async function sellRecord(
   return row;
 }
 
-/** Records settled per transaction by the NAV job (bench/dividends.ts times 100,000). */
+/**
+ * Records settled per transaction by the NAV job (bench/dividends.ts times 100,000). The settling updates
+ * name their ids twice (joined to their values, and `= any`) so that PostgreSQL finds the rows by the primary
+ * key: joined alone, the planner hashed the whole table for every batch (a sequential scan of 100,000 rows).
+ */
 export const SETTLE_BATCH = 1_000;
 
 const settlePurchases = statement<{
@@ -436,14 +440,14 @@ const settlePurchases = statement<{
       ended_at = case when v.ended then ${p('now')}::timestamptz else null end
     from unnest(${p('ids')}::int[], ${p('statuses')}::text[], ${p('navs')}::bigint[], ${p('units')}::bigint[],
       ${p('costs')}::bigint[], ${p('ended')}::boolean[]) as v(id, status, nav, units, cost, ended)
-    where r.id = v.id and r.status = 'pending'`,
+    where r.id = v.id and r.id = any(${p('ids')}::int[]) and r.status = 'pending'`,
 );
 const settleRedemptions = statement<{ ids: number[]; navs: number[]; proceeds: number[]; now: string }>(
   'products_settle_redemptions',
   (p) => `update product_records r set status = 'ended', sell_nav = v.nav, proceeds = v.proceeds,
       ended_at = ${p('now')}::timestamptz
     from unnest(${p('ids')}::int[], ${p('navs')}::bigint[], ${p('proceeds')}::bigint[]) as v(id, nav, proceeds)
-    where r.id = v.id and r.status = 'redeeming'`,
+    where r.id = v.id and r.id = any(${p('ids')}::int[]) and r.status = 'redeeming'`,
 );
 
 /**
