@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing, then lint, format, type checks, unit and integration tests
-// (PGlite, then PostgreSQL again when DATABASE_URL is set), the build, and the end-to-end suite in Chromium.
+// (PGlite, then PostgreSQL again when DATABASE_URL is set), the build, the first-load size check
+// (scripts/first-load.mjs), and the end-to-end suite in Chromium.
 // What cannot run without PostgreSQL (DATABASE_URL) or Redis (REDIS_URL) is named in a banner at the start
 // and, counted from what the test runs themselves reported, at the end. With CI=true both are required.
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -124,6 +125,9 @@ step('two server processes sharing Redis (alone)', 'npx', ['vitest', 'run', twoP
   TEST_DATABASE_URL: '',
 });
 ensureBuilt({ force: true });
+// What the web app's index.html loads before the first paint, gzipped: fails above 200 KiB, warns above 150
+// (issue 21), and names the biggest modules.
+step('first-load size of the web app', 'node', ['scripts/first-load.mjs']);
 step('end-to-end tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
   CHROMIUM_PATH: chromium,
 });

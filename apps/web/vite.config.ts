@@ -1,12 +1,14 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { moduleSizes } from './build/module-sizes';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/japan1/',
-  plugins: [react()],
+  // The modules of each chunk and their sizes, for the first-load size check (scripts/first-load.mjs).
+  plugins: [react(), moduleSizes(fileURLToPath(new URL('./.vite/module-sizes.json', import.meta.url)))],
   resolve: {
     // Resolve the workspace contract package from its TypeScript source.
     conditions: ['@kabuto/source', ...defaultClientConditions],

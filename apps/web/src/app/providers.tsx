@@ -1,33 +1,33 @@
-import type { Locale } from '@kabuto/contract';
+import { LOCALES } from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd-mobile';
-import enUS from 'antd-mobile/es/locales/en-US';
-import esES from 'antd-mobile/es/locales/es-ES';
-import frFR from 'antd-mobile/es/locales/fr-FR';
-import jaJP from 'antd-mobile/es/locales/ja-JP';
-import zhCN from 'antd-mobile/es/locales/zh-CN';
-import zhTW from 'antd-mobile/es/locales/zh-TW';
-import type { ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient } from '@/shared/api/query-client';
+import { antdLocaleOf } from '@/shared/i18n/antd-locale';
 import { i18n } from '@/shared/i18n/i18n';
-import { useLocale } from '@/shared/i18n/use-locale';
 
-const ANTD_LOCALES: Record<Locale, typeof enUS> = {
-  ja: jaJP,
-  'zh-Hans': zhCN,
-  'zh-Hant': zhTW,
-  en: enUS,
-  es: esES,
-  fr: frFR,
-};
+/**
+ * The language shown: i18next's, which changes once the new language's catalogues (antd-mobile's texts
+ * among them, locales/load.ts) have arrived, so antd-mobile never waits for its texts.
+ */
+function subscribeLanguage(listener: () => void): () => void {
+  i18n.on('languageChanged', listener);
+  return () => {
+    i18n.off('languageChanged', listener);
+  };
+}
 
 export function Providers({ children }: { children: ReactNode }) {
-  const locale = useLocale();
+  const shown = useSyncExternalStore(subscribeLanguage, () => i18n.language);
+  const locale = LOCALES.find((l) => l === shown);
+  const antdLocale = locale === undefined ? undefined : antdLocaleOf(locale);
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <ConfigProvider locale={ANTD_LOCALES[locale]}>{children}</ConfigProvider>
+        <ConfigProvider {...(antdLocale === undefined ? {} : { locale: antdLocale })}>
+          {children}
+        </ConfigProvider>
       </I18nextProvider>
     </QueryClientProvider>
   );

@@ -1,6 +1,19 @@
-import { ErrorBlock } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+
+/**
+ * The message of a failed route, drawn without antd-mobile's ErrorBlock: its illustrations weigh several KiB
+ * and this page is part of every first load, since it must show even when no other chunk can be fetched.
+ */
+function ErrorMessage({ title, description }: { title: string; description?: ReactNode }) {
+  return (
+    <div className="route-error">
+      <p className="route-error__title">{title}</p>
+      {description !== undefined && <p className="route-error__description">{description}</p>}
+    </div>
+  );
+}
 
 /** A page that failed to load (a lazy chunk, an exception) shows an area that reloads on click. */
 export function RouteError() {
@@ -10,8 +23,7 @@ export function RouteError() {
   if (notFound) {
     return (
       <main className="app-main app-main--bare">
-        <ErrorBlock
-          status="empty"
+        <ErrorMessage
           title={t('common.pageNotFound')}
           description={<a href="#/pages/index/index">{t('common.goHome')}</a>}
         />
@@ -28,7 +40,7 @@ export function RouteError() {
           window.location.reload();
         }}
       >
-        <ErrorBlock status="default" title={t('common.pageLoadFailed')} description="" />
+        <ErrorMessage title={t('common.pageLoadFailed')} />
       </button>
     </main>
   );

@@ -1,5 +1,6 @@
 import type { Locale } from '@kabuto/contract';
 import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/i18n';
+import { loadAntdLocale } from '@/shared/i18n/antd-locale';
 import type { UiMessages } from './en';
 
 /** One locale's UI catalogue, its own chunk: only the language in use is downloaded. */
@@ -20,8 +21,12 @@ function loadUiMessages(locale: Locale): Promise<UiMessages> {
   }
 }
 
-/** Both catalogues of one locale, fetched side by side. */
+/** Both catalogues of one locale and antd-mobile's texts in it, fetched side by side. */
 export async function loadCatalogues(locale: Locale): Promise<CatalogueBundle> {
-  const [ui, contract] = await Promise.all([loadUiMessages(locale), loadContractMessages(locale)]);
+  const [ui, contract] = await Promise.all([
+    loadUiMessages(locale),
+    loadContractMessages(locale),
+    loadAntdLocale(locale),
+  ]);
   return { ui, contract };
 }

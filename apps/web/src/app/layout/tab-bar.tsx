@@ -1,7 +1,7 @@
 import { TabBar } from 'antd-mobile';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUnreadCount } from '@/shared/messages/messages-api';
+import { useUnreadCount } from '@/shared/messages/unread';
 import { switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS } from '@/shared/navigation/routes';
 import { TAB_ICONS } from './tab-icons';

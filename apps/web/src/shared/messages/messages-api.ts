@@ -1,42 +1,23 @@
 import { ZMessagePage, ZUnreadCount, type TUserEvent } from '@kabuto/contract';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import { subscribeUserEvents } from '../realtime/realtime';
 import { useSession } from '../session/session';
 import { userInfoKeys } from '../session/user-info-query';
+import { messageKeys } from './unread';
+
+export { messageKeys, unreadCountQuery, useUnreadCount } from './unread';
 
 /**
- * The user's messages (GET /api/messages, /api/messages/unread-count, POST /api/messages/read) and their
- * live updates. Shared because the user tab, the user page and the message page all show the unread count.
+ * The user's messages (GET /api/messages, POST /api/messages/read) and their live updates; the unread count
+ * (GET /api/messages/unread-count), which the tab bar shows from the first load, is in unread.ts.
  */
-export const messageKeys = {
-  all: ['messages'] as const,
-  unread: (userId: number | null) => [...messageKeys.all, 'unread', userId] as const,
-  list: (userId: number | null) => [...messageKeys.all, 'list', userId] as const,
-};
 
 /** The query-key prefix of the funds pages (identity, bank accounts, deposits, withdrawals). */
 export const FUNDS_KEY = 'funds';
 
 export const MESSAGES_PAGE_SIZE = 30;
-
-export function unreadCountQuery(userId: number | null, token: string | null) {
-  return queryOptions({
-    queryKey: messageKeys.unread(userId),
-    queryFn: () => api.request({ path: '/messages/unread-count', schema: ZUnreadCount, notify: false }),
-    enabled: token !== null && userId !== null,
-    staleTime: 30_000,
-  });
-}
-
-/** The unread count of the logged-in user (0 when logged out or not known yet). */
-export function useUnreadCount(): number {
-  const token = useSession((s) => s.token);
-  const userId = useSession((s) => s.userId);
-  const { data } = useQuery(unreadCountQuery(userId, token));
-  return token === null ? 0 : (data?.unread ?? 0);
-}
 
 export function fetchMessages(offset: number) {
   return api.request({

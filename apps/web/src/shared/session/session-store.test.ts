@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sen, type TUserInfo } from '@kabuto/contract';
+import { sen, ZUserInfo, type TUserInfo } from '@kabuto/contract';
 import { createSessionStore, memoryStorage, priceColorsOf, STORAGE_KEYS } from './session-store';
 
 const userInfo: TUserInfo = {
@@ -15,6 +15,11 @@ const userInfo: TUserInfo = {
   floating_pl: sen(0),
   created_at: '2025-06-20T00:00:00.000Z',
 };
+
+function parseUserInfo(value: unknown): TUserInfo | null {
+  const parsed = ZUserInfo.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 describe('session store', () => {
   it('defaults the locale to jp when missing and stores it', () => {
@@ -49,6 +54,7 @@ describe('session store', () => {
     const storage = memoryStorage();
     createSessionStore(storage).signIn({ token: 't', userId: 7, userInfo });
     const store = createSessionStore(storage);
+    store.restoreUserInfo(parseUserInfo);
     expect(store.getState()).toMatchObject({ token: 't', userId: 7, userInfo });
     store.clear();
     expect(store.getState()).toMatchObject({ token: null, userId: null, userInfo: null });
@@ -56,10 +62,33 @@ describe('session store', () => {
     expect(storage.getItem(STORAGE_KEYS.userInfo)).toBeNull();
   });
 
-  it('ignores a corrupt userInfo', () => {
+  it('ignores a corrupt userInfo and removes it', () => {
     const storage = memoryStorage();
     storage.setItem(STORAGE_KEYS.userInfo, '{not json');
-    expect(createSessionStore(storage).getState().userInfo).toBeNull();
+    const store = createSessionStore(storage);
+    store.restoreUserInfo(parseUserInfo);
+    expect(store.getState().userInfo).toBeNull();
+    expect(storage.getItem(STORAGE_KEYS.userInfo)).toBeNull();
+  });
+
+  it('drops a stored userInfo that no longer matches the contract', () => {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.userInfo, JSON.stringify({ ...userInfo, user_id: 'seven' }));
+    const store = createSessionStore(storage);
+    store.restoreUserInfo(parseUserInfo);
+    expect(store.getState().userInfo).toBeNull();
+    expect(storage.getItem(STORAGE_KEYS.userInfo)).toBeNull();
+  });
+
+  it('checks the stored userInfo only when asked, and never over a newer one', () => {
+    const storage = memoryStorage();
+    createSessionStore(storage).signIn({ token: 't', userId: 7, userInfo });
+    const store = createSessionStore(storage);
+    expect(store.getState().userInfo).toBeNull();
+    const newer = { ...userInfo, user_id: 8 };
+    store.setUserInfo(newer);
+    store.restoreUserInfo(parseUserInfo);
+    expect(store.getState().userInfo).toEqual(newer);
   });
 
   it('price colours follow the language until chosen', () => {

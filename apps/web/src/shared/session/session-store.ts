@@ -2,7 +2,6 @@ import {
   DEFAULT_LANG,
   isLangCode,
   risesInRedByDefault,
-  ZUserInfo,
   type LangCode,
   type TUserInfo,
 } from '@kabuto/contract';
@@ -44,6 +43,12 @@ export interface SessionStore {
   subscribe: (listener: () => void) => () => void;
   signIn: (session: { token: string; userId: number; userInfo: TUserInfo }) => void;
   setUserInfo: (userInfo: TUserInfo) => void;
+  /**
+   * Restores the stored userInfo, checked by `parse` (the contract's schema), once: the store itself does not
+   * import the schemas, so that zod stays out of the app's first load (issue 21). user-info-query.ts, the one
+   * reader of `userInfo`, calls it when it loads. A stored copy that does not parse is removed.
+   */
+  restoreUserInfo: (parse: (value: unknown) => TUserInfo | null) => void;
   clear: () => void;
   setLang: (lang: LangCode) => void;
   setPriceColors: (choice: PriceColors) => void;
@@ -62,11 +67,9 @@ export function memoryStorage(): StorageLike {
   };
 }
 
-function readUserInfo(raw: string | null): TUserInfo | null {
-  if (raw === null || raw === '') return null;
+function readUserInfo(raw: string, parse: (value: unknown) => TUserInfo | null): TUserInfo | null {
   try {
-    const parsed = ZUserInfo.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return parse(JSON.parse(raw));
   } catch {
     return null;
   }
@@ -99,12 +102,14 @@ export function createSessionStore(storage: StorageLike, generateId: () => strin
   let state: SessionState = {
     token: token === '' ? null : token,
     userId: readUserId(storage.getItem(STORAGE_KEYS.userId)),
-    userInfo: readUserInfo(storage.getItem(STORAGE_KEYS.userInfo)),
+    userInfo: null,
     lang,
     deviceId,
     priceColorsChoice: storedColors === 'red-up' || storedColors === 'green-up' ? storedColors : null,
   };
   const listeners = new Set<() => void>();
+  /** The stored userInfo not yet checked (restoreUserInfo); null once checked or replaced. */
+  let storedUserInfo = storage.getItem(STORAGE_KEYS.userInfo);
 
   function set(patch: Partial<SessionState>) {
     state = { ...state, ...patch };
@@ -120,16 +125,26 @@ export function createSessionStore(storage: StorageLike, generateId: () => strin
       };
     },
     signIn({ token: newToken, userId, userInfo }) {
+      storedUserInfo = null;
       storage.setItem(STORAGE_KEYS.token, newToken);
       storage.setItem(STORAGE_KEYS.userId, String(userId));
       storage.setItem(STORAGE_KEYS.userInfo, JSON.stringify(userInfo));
       set({ token: newToken, userId, userInfo });
     },
     setUserInfo(userInfo) {
+      storedUserInfo = null;
       storage.setItem(STORAGE_KEYS.userInfo, JSON.stringify(userInfo));
       set({ userInfo, userId: userInfo.user_id });
     },
+    restoreUserInfo(parse) {
+      if (storedUserInfo === null) return;
+      const userInfo = storedUserInfo === '' ? null : readUserInfo(storedUserInfo, parse);
+      storedUserInfo = null;
+      if (userInfo === null) storage.removeItem(STORAGE_KEYS.userInfo);
+      else set({ userInfo });
+    },
     clear() {
+      storedUserInfo = null;
       storage.removeItem(STORAGE_KEYS.token);
       storage.removeItem(STORAGE_KEYS.userId);
       storage.removeItem(STORAGE_KEYS.userInfo);

@@ -12,6 +12,12 @@ export const userInfoKeys = {
   detail: (userId: number | null) => [...userInfoKeys.all, userId] as const,
 };
 
+/** The stored copy is checked against the contract here, the one module that reads it (session-store.ts). */
+sessionStore.restoreUserInfo((value) => {
+  const parsed = ZUserInfo.safeParse(value);
+  return parsed.success ? parsed.data : null;
+});
+
 export async function getUserInfo(userId: number | null): Promise<TUserInfo> {
   const info = await api.request({
     path: '/index/getUserInfo',

@@ -1,0 +1,28 @@
+// Types of scripts/first-load.mjs, for its test (scripts/first-load.test.ts).
+export interface FileSize {
+  file: string;
+  bytes: number;
+  gzip: number;
+}
+export interface FirstLoad {
+  scripts: FileSize[];
+  styles: FileSize[];
+  jsGzip: number;
+  cssGzip: number;
+}
+export interface ModuleSize {
+  id: string;
+  bytes: number;
+  gzip: number;
+}
+export const TARGET_KIB: number;
+export const LIMIT_KIB: number;
+export function initialFiles(html: string, base: string): { js: string[]; css: string[] };
+export function measure(dist: string, base?: string): FirstLoad;
+export function webFonts(dist: string): string[];
+export function verdict(jsGzip: number, target?: number, limit?: number): 'ok' | 'warn' | 'fail';
+export function report(
+  result: FirstLoad,
+  modules: Record<string, ModuleSize[]> | undefined,
+  top?: number,
+): string[];

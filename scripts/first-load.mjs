@@ -1,0 +1,131 @@
+// The first-load size check (issue 21): what the web app's index.html makes the browser download before the
+// first paint (the entry script, its modulepreloads and the stylesheets it links), each file gzipped at level 9
+// as the build's precompressed copies are. Fails above the limit, warns above the target, and prints the
+// biggest chunks and modules (from the build's module-size file, apps/web/build/module-sizes.ts).
+// Usage: node scripts/first-load.mjs [dist folder] [module-size file]. Node built-ins only.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const TARGET_KIB = 150;
+export const LIMIT_KIB = 200;
+
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** The files index.html loads before first paint, as paths relative to `base`. */
+export function initialFiles(html, base) {
+  const files = { js: [], css: [] };
+  const attr = (tag, name) => new RegExp(`\\s${name}=["']([^"']+)["']`).exec(tag)?.[1];
+  for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/g)) {
+    const isScript = tag.startsWith('<script');
+    const rel = attr(tag, 'rel');
+    const url = isScript ? attr(tag, 'src') : attr(tag, 'href');
+    if (url === undefined) continue;
+    if (isScript && attr(tag, 'type') !== 'module' && !/\sdefer[\s>]/.test(tag)) {
+      files.js.push(url); // a classic script blocks the parser: it counts too
+    } else if (isScript || rel === 'modulepreload') {
+      files.js.push(url);
+    } else if (rel === 'stylesheet') {
+      files.css.push(url);
+    }
+  }
+  const local = (url) => (url.startsWith(base) ? url.slice(base.length) : url.replace(/^\//, ''));
+  return { js: [...new Set(files.js.map(local))], css: [...new Set(files.css.map(local))] };
+}
+
+/** Sizes of the first load of the built front end in `dist` (whose index.html is served under `base`). */
+export function measure(dist, base = '/japan1/') {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const { js, css } = initialFiles(html, base);
+  const size = (file) => {
+    const data = readFileSync(join(dist, file));
+    return { file, bytes: data.length, gzip: gzipSync(data, { level: 9 }).length };
+  };
+  const scripts = js.map(size).sort((a, b) => b.gzip - a.gzip);
+  const styles = css.map(size).sort((a, b) => b.gzip - a.gzip);
+  return {
+    scripts,
+    styles,
+    jsGzip: scripts.reduce((n, f) => n + f.gzip, 0),
+    cssGzip: styles.reduce((n, f) => n + f.gzip, 0),
+  };
+}
+
+/**
+ * The web fonts a build would make the browser download: font files among its assets and @font-face rules in
+ * its stylesheets. The app uses the system's fonts (CJK included), so this must stay empty.
+ */
+export function webFonts(dist) {
+  const assets = join(dist, 'assets');
+  const names = existsSync(assets) ? readdirSync(assets) : [];
+  return [
+    ...names.filter((name) => /\.(woff2?|ttf|otf|eot)$/i.test(name)),
+    ...names
+      .filter(
+        (name) => name.endsWith('.css') && readFileSync(join(assets, name), 'utf8').includes('@font-face'),
+      )
+      .map((name) => `@font-face in ${name}`),
+  ];
+}
+
+/** 'fail' above the limit, 'warn' above the target, else 'ok'. */
+export function verdict(jsGzip, target = TARGET_KIB, limit = LIMIT_KIB) {
+  if (jsGzip > limit * 1024) return 'fail';
+  if (jsGzip > target * 1024) return 'warn';
+  return 'ok';
+}
+
+/** The report's lines: the total, the chunks, and the biggest modules of the first load. */
+export function report(result, modules, top = 15) {
+  const lines = [
+    `First load of the web app: ${kib(result.jsGzip)} of JavaScript gzipped in ${result.scripts.length} files ` +
+      `(target ${TARGET_KIB} KiB, limit ${LIMIT_KIB} KiB), ${kib(result.cssGzip)} of CSS.`,
+    'Chunks (gzipped):',
+    ...result.scripts.map((f) => `  ${kib(f.gzip).padStart(10)}  ${f.file}`),
+  ];
+  if (modules !== undefined) {
+    const initial = result.scripts.flatMap((f) => modules[f.file.replace(/^assets\//, 'assets/')] ?? []);
+    // A package's modules are added up, the app's own files stay one by one.
+    const byPackage = new Map();
+    for (const m of initial) {
+      const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(m.id)?.[1] ?? m.id;
+      const sum = byPackage.get(pkg) ?? { bytes: 0, gzip: 0 };
+      byPackage.set(pkg, { bytes: sum.bytes + m.bytes, gzip: sum.gzip + m.gzip });
+    }
+    const biggest = [...byPackage.entries()].sort((a, b) => b[1].gzip - a[1].gzip).slice(0, top);
+    lines.push(
+      `Biggest packages and files of the first load (as rendered before minification, each module gzipped alone: for ranking, not adding up):`,
+      ...biggest.map(
+        ([id, s]) => `  ${kib(s.gzip).padStart(10)} gzipped  ${kib(s.bytes).padStart(10)}  ${id}`,
+      ),
+    );
+  }
+  return lines;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dist = process.argv[2] ?? join(root, 'apps/web/dist');
+  const modulesFile = process.argv[3] ?? join(root, 'apps/web/.vite/module-sizes.json');
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.error(`${dist}/index.html is missing: build the web app first (npm run build).`);
+    process.exit(2);
+  }
+  const result = measure(dist);
+  const modules = existsSync(modulesFile) ? JSON.parse(readFileSync(modulesFile, 'utf8')) : undefined;
+  for (const line of report(result, modules)) console.log(line);
+  const fonts = webFonts(dist);
+  if (fonts.length > 0) {
+    console.error(`✗ Web fonts in the build (the app uses the system's fonts): ${fonts.join(', ')}`);
+    process.exit(1);
+  }
+  console.log('Web fonts: none (system fonts).');
+  const outcome = verdict(result.jsGzip);
+  if (outcome === 'fail') {
+    console.error(`✗ The first load is ${kib(result.jsGzip)}, above the hard limit of ${LIMIT_KIB} KiB.`);
+    process.exit(1);
+  }
+  if (outcome === 'warn')
+    console.warn(`! Above the target of ${TARGET_KIB} KiB (the limit is ${LIMIT_KIB} KiB).`);
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { initialFiles, LIMIT_KIB, measure, report, TARGET_KIB, verdict, webFonts } from './first-load.mjs';
+
+/** A fake build: index.html loading `entry` and `preloads`, each file `kib` KiB of incompressible bytes. */
+function fakeDist(files: Record<string, number>, extraHtml = ''): string {
+  const dist = mkdtempSync(join(tmpdir(), 'kabuto-first-load-'));
+  mkdirSync(join(dist, 'assets'));
+  const [entry, ...preloads] = Object.keys(files);
+  for (const [name, kib] of Object.entries(files)) {
+    // random bytes do not compress: the gzipped size is the raw size plus a few bytes
+    writeFileSync(join(dist, 'assets', name), randomBytes(kib * 1024).toString('latin1'), 'latin1');
+  }
+  writeFileSync(
+    join(dist, 'index.html'),
+    `<!doctype html><html><head>
+<script type="module" crossorigin src="/japan1/assets/${entry}"></script>
+${preloads.map((p) => `<link rel="modulepreload" crossorigin href="/japan1/assets/${p}">`).join('\n')}
+${extraHtml}
+</head><body><div id="root"></div></body></html>`,
+  );
+  return dist;
+}
+
+describe('first-load size check', () => {
+  it('reads the entry script, its modulepreloads and stylesheets from index.html, not lazy chunks', () => {
+    const html = `<script type="module" crossorigin src="/japan1/assets/index-a.js"></script>
+      <link rel="modulepreload" crossorigin href="/japan1/assets/react-b.js">
+      <link rel="stylesheet" crossorigin href="/japan1/assets/index-c.css">
+      <link rel="icon" href="/japan1/favicon.svg">
+      <link rel="manifest" href="/japan1/manifest.webmanifest">`;
+    expect(initialFiles(html, '/japan1/')).toEqual({
+      js: ['assets/index-a.js', 'assets/react-b.js'],
+      css: ['assets/index-c.css'],
+    });
+  });
+
+  it('counts a classic blocking script too', () => {
+    expect(initialFiles('<script src="/japan1/assets/legacy.js"></script>', '/japan1/').js).toEqual([
+      'assets/legacy.js',
+    ]);
+  });
+
+  it('sums the gzipped sizes of the files index.html loads', () => {
+    const result = measure(fakeDist({ 'index.js': 40, 'vendor.js': 30 }));
+    expect(result.scripts.map((f) => f.file)).toEqual(['assets/index.js', 'assets/vendor.js']);
+    expect(result.jsGzip).toBeGreaterThan(70 * 1024);
+    expect(result.jsGzip).toBeLessThan(71 * 1024);
+  });
+
+  it('fails above the limit, warns above the target, passes below', () => {
+    const over = measure(fakeDist({ 'index.js': LIMIT_KIB - 20, 'vendor.js': 30 }));
+    expect(verdict(over.jsGzip)).toBe('fail');
+    const between = measure(fakeDist({ 'index.js': TARGET_KIB - 10, 'vendor.js': 20 }));
+    expect(verdict(between.jsGzip)).toBe('warn');
+    const under = measure(fakeDist({ 'index.js': TARGET_KIB - 40, 'vendor.js': 20 }));
+    expect(verdict(under.jsGzip)).toBe('ok');
+  });
+
+  it('names the biggest packages of the first load, not those of lazy chunks', () => {
+    const result = measure(fakeDist({ 'index.js': 10 }));
+    const lines = report(result, {
+      'assets/index.js': [
+        { id: 'node_modules/react-dom/cjs/react-dom.production.js', bytes: 9000, gzip: 3000 },
+        { id: 'node_modules/react-dom/index.js', bytes: 100, gzip: 72 },
+        { id: 'apps/web/src/main.tsx', bytes: 500, gzip: 300 },
+      ],
+      'assets/chart.js': [{ id: 'node_modules/lightweight-charts/dist/x.js', bytes: 90000, gzip: 50000 }],
+    }).join('\n');
+    expect(lines).toMatch(/3\.0 KiB gzipped .* react-dom\n.*apps\/web\/src\/main\.tsx/);
+    expect(lines).not.toContain('lightweight-charts');
+  });
+
+  it('finds web fonts: font files and @font-face rules', () => {
+    const dist = fakeDist({ 'index.js': 1 });
+    expect(webFonts(dist)).toEqual([]);
+    writeFileSync(join(dist, 'assets', 'noto-sans-jp.woff2'), 'x');
+    writeFileSync(join(dist, 'assets', 'index.css'), '@font-face{font-family:X;src:url(x.woff2)}');
+    expect(webFonts(dist)).toEqual(['noto-sans-jp.woff2', '@font-face in index.css']);
+  });
+});
