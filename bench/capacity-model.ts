@@ -116,9 +116,9 @@ export function evaluate(costs: Costs, demand: Demand, step: Step, headroom = 0.
     pools: uses,
     first,
     carries: {
-      accounts: Math.floor(demand.accounts * share),
-      online: Math.floor(demand.online * share),
-      ordersPerSecond: Math.floor(demand.ordersPerSecond * share),
+      accounts: Math.floor(demand.accounts * share + 1e-6),
+      online: Math.floor(demand.online * share + 1e-6),
+      ordersPerSecond: Math.floor(demand.ordersPerSecond * share + 1e-6),
     },
     ordersAlone: Math.floor(usage(costs, { ...none, ordersPerSecond: 1 }, step, headroom).first.saturatesAt),
     clientsAlone: Math.floor(
