@@ -49,6 +49,7 @@ import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { sessionRoutes } from './modules/auth/session-routes.js';
 import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { shedLoad } from './plugins/load-shedding.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { consoleAuthRoutes } from './modules/console/auth-routes.js';
 import { consolePasskeyRoutes } from './modules/console/passkey-routes.js';
@@ -389,6 +390,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   securityHeaders(app);
 
   registerErrorHandling(app);
+  // before any other work: a shed request costs no body parsing, validation or session lookup
+  shedLoad(app, config.MAX_IN_FLIGHT);
   refuseControlCharacters(app);
 
   // With REDIS_URL the counts live in Redis, shared by every process (ADR 0030); a Redis outage lets requests
