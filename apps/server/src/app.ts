@@ -224,8 +224,11 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
  * Pino's options: the level, and one readable line per event on a terminal (pino-pretty, in a worker thread)
  * or JSON lines when not on a terminal or when LOG_FORMAT=json.
  */
-function loggerOptions(config: Config) {
-  const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && process.stdout.isTTY);
+export function loggerOptions(
+  config: Pick<Config, 'LOG_FORMAT' | 'LOG_LEVEL'>,
+  terminal: boolean = process.stdout.isTTY,
+) {
+  const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && terminal);
   if (!pretty) return { level: config.LOG_LEVEL };
   return {
     level: config.LOG_LEVEL,
