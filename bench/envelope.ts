@@ -181,6 +181,10 @@ console.log(
 console.log(
   `by server CPU per request (median of rounds): /api/health ${healthCpuRatio.toFixed(2)}×, getUserInfo ${userCpuRatio.toFixed(2)}×`,
 );
+if (postgres && fastify.info.sql.length === 0)
+  console.log(
+    'WARNING: no SQL was captured for getUserInfo, so its bare server ran none: the getUserInfo ratio is not valid (known: the capture loses its async context in the pg pool)',
+  );
 const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
 console.log(`load average (1/5/15 min) before: ${fmt(loadBefore)}, after: ${fmt(loadAfter)}`);
 
