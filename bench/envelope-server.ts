@@ -1,14 +1,18 @@
 /**
  * One of the two servers the envelope benchmark compares, started in its own process:
- *   fastify: the real app (Fastify, zod validation and serialization, session lookup on PGlite) with a
- *            logged-in user, answering GET /api/index/getUserInfo;
- *   bare:    node:http answering the same JSON bytes for any request.
- * Prints one JSON line {port, token} when it listens.
+ *   fastify: the real app (Fastify, zod validation and serialization, session lookup) with a logged-in user;
+ *            prints {port, token, health, userInfo, sql}: the two answers' bodies and the SQL that one
+ *            getUserInfo ran (captured at the pg driver, with its parameters), for the bare server to repeat;
+ *   bare:    node:http answering the same bytes on the same two paths; with DATABASE_URL, getUserInfo first
+ *            runs the captured SQL through the same driver (pg) and a pool with the app's options.
+ * Prints one JSON line when it listens.
  */
-import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createServer, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
@@ -18,10 +22,26 @@ import type { SmsMessage } from '../apps/server/src/lib/sms.js';
 
 const mode = process.argv[2];
 
-async function fastifyServer(): Promise<{ port: number; token: string; sample: string }> {
+/** One statement as the app sent it to pg. */
+export interface CapturedQuery {
+  text: string;
+  values?: unknown[];
+  rowMode?: string;
+}
+
+export interface FastifySide {
+  port: number;
+  token: string;
+  health: string;
+  userInfo: string;
+  sql: CapturedQuery[];
+}
+
+async function fastifyServer(): Promise<FastifySide> {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-bench-')),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'info',
+    LOG_FORMAT: 'json',
     DEMO_MODE: 'false',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
   });
@@ -35,31 +55,88 @@ async function fastifyServer(): Promise<{ port: number; token: string; sample: s
       code = m.code ?? code;
     },
   };
-  const app = await buildApp({ config, database, clock: systemClock, sms, logger: false });
+  // The app's own logger at its default level and format (JSON, as when not on a terminal) into /dev/null:
+  // the access log's cost is part of what is measured (BENCH_LOGGER=off leaves it out).
+  const logger =
+    process.env['BENCH_LOGGER'] === 'off'
+      ? false
+      : { level: config.LOG_LEVEL, stream: { write: (_line: string) => undefined } };
+  const app = await buildApp({ config, database, clock: systemClock, sms, logger });
   const phone = `080${String(Date.now()).slice(-8)}`;
   const call = async (url: string, payload: object) =>
     (await app.inject({ method: 'POST', url, payload })).json<{ data: { token?: string } }>();
   await call('/api/auth/sendSmsCode', { phone });
   await call('/api/auth/register', {
     phone,
-    password: 'bench123',
-    password_confirm: 'bench123',
+    password: 'kabu7183',
+    password_confirm: 'kabu7183',
     invite_code: 'BENCH',
     sms_code: code,
   });
   const token =
-    (await call('/api/auth/login', { account: phone, password: 'bench123', agree: true })).data.token ?? '';
-  const sample = (await app.inject({ url: '/api/index/getUserInfo', headers: { token } })).body;
+    (await call('/api/auth/login', { account: phone, password: 'kabu7183', agree: true })).data.token ?? '';
+  const url = '/api/index/getUserInfo?lang=en';
+  // The first call fills the session cache; the second is what a steady load repeats.
+  await app.inject({ url, headers: { token } });
+  const sql: CapturedQuery[] = [];
+  // only the statements of this one request: the app's own jobs (the matcher) query on their own timers
+  const inRequest = new AsyncLocalStorage<true>();
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back, and called with apply
+  const original = pg.Client.prototype.query;
+  if (process.env['DATABASE_URL']) {
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const [first, second] = args;
+      if (!inRequest.getStore()) return (original as (...a: unknown[]) => unknown).apply(this, args);
+      if (typeof first === 'string') sql.push({ text: first, values: second as unknown[] | undefined });
+      else if (first && typeof first === 'object' && 'text' in first) {
+        const q = first as { text: string; values?: unknown[]; rowMode?: string };
+        sql.push({ text: q.text, values: q.values ?? (second as unknown[] | undefined), rowMode: q.rowMode });
+      }
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+  }
+  const userInfo = (await inRequest.run(true, () => app.inject({ url, headers: { token } }))).body;
+  pg.Client.prototype.query = original;
+  const health = (await app.inject({ url: '/api/health?lang=en' })).body;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  return { port: typeof address === 'object' && address ? address.port : 0, token, sample };
+  return { port: typeof address === 'object' && address ? address.port : 0, token, health, userInfo, sql };
 }
 
-async function bareServer(sample: string): Promise<{ port: number }> {
-  const bytes = Buffer.from(sample);
-  const server = createServer((_req, res) => {
+async function bareServer(side: FastifySide): Promise<{ port: number }> {
+  const health = Buffer.from(side.health);
+  const userInfo = Buffer.from(side.userInfo);
+  const url = process.env['DATABASE_URL'];
+  // the app's pool options (src/db/client.ts)
+  const pool = url
+    ? new pg.Pool({
+        connectionString: url,
+        max: 10,
+        idleTimeoutMillis: 0,
+        connectionTimeoutMillis: 3000,
+        pipeline: true,
+      })
+    : undefined;
+  pool?.on('error', () => undefined);
+  const send = (res: ServerResponse, bytes: Buffer) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
     res.end(bytes);
+  };
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/health') || !pool) {
+      send(res, req.url?.startsWith('/api/health') ? health : userInfo);
+      return;
+    }
+    void (async () => {
+      for (const q of side.sql) {
+        if (q.rowMode === 'array') await pool.query({ text: q.text, values: q.values, rowMode: 'array' });
+        else await pool.query({ text: q.text, values: q.values });
+      }
+      send(res, userInfo);
+    })().catch(() => {
+      res.writeHead(500);
+      res.end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -68,9 +145,10 @@ async function bareServer(sample: string): Promise<{ port: number }> {
 
 if (mode === 'fastify') {
   console.log(JSON.stringify(await fastifyServer()));
-} else if (mode === 'bare') {
-  console.log(JSON.stringify(await bareServer(process.argv[3] ?? '{}')));
+} else if (mode === 'bare' && process.argv[3]) {
+  const side = JSON.parse(readFileSync(process.argv[3], 'utf8')) as FastifySide;
+  console.log(JSON.stringify(await bareServer(side)));
 } else {
-  console.error('usage: envelope-server.ts fastify|bare [sample-json]');
+  console.error('usage: envelope-server.ts fastify | bare <file of the fastify side>');
   process.exit(2);
 }

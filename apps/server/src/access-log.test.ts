@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from './app.js';
 import { createTestApp, type TestApp } from './test/harness.js';
 
 /** The access log (issue 21): ordinary requests cost no log line; failures and slow requests always do. */
@@ -46,5 +47,24 @@ describe('the access log', () => {
     const [line] = accessLines();
     expect(line).toMatchObject({ url: '/api/test-slow', status: 200, msg: 'slow request' });
     expect(line?.['ms']).toBeGreaterThanOrEqual(40);
+  });
+});
+
+describe('the log format', () => {
+  it('is one readable line per event on a terminal, JSON lines otherwise, and what LOG_FORMAT says when set', () => {
+    const pretty = {
+      target: 'pino-pretty',
+      options: expect.objectContaining({ singleLine: true }) as unknown,
+    };
+    expect(loggerOptions({ LOG_FORMAT: 'auto', LOG_LEVEL: 'info' }, true)).toEqual({
+      level: 'info',
+      transport: pretty,
+    });
+    expect(loggerOptions({ LOG_FORMAT: 'auto', LOG_LEVEL: 'info' }, false)).toEqual({ level: 'info' });
+    expect(loggerOptions({ LOG_FORMAT: 'json', LOG_LEVEL: 'warn' }, true)).toEqual({ level: 'warn' });
+    expect(loggerOptions({ LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug' }, false)).toEqual({
+      level: 'debug',
+      transport: pretty,
+    });
   });
 });

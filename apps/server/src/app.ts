@@ -49,6 +49,7 @@ import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { sessionRoutes } from './modules/auth/session-routes.js';
 import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { shedLoad } from './plugins/load-shedding.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { consoleAuthRoutes } from './modules/console/auth-routes.js';
 import { consolePasskeyRoutes } from './modules/console/passkey-routes.js';
@@ -223,8 +224,11 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
  * Pino's options: the level, and one readable line per event on a terminal (pino-pretty, in a worker thread)
  * or JSON lines when not on a terminal or when LOG_FORMAT=json.
  */
-function loggerOptions(config: Config) {
-  const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && process.stdout.isTTY);
+export function loggerOptions(
+  config: Pick<Config, 'LOG_FORMAT' | 'LOG_LEVEL'>,
+  terminal: boolean = process.stdout.isTTY,
+) {
+  const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && terminal);
   if (!pretty) return { level: config.LOG_LEVEL };
   return {
     level: config.LOG_LEVEL,
@@ -416,6 +420,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   securityHeaders(app);
 
   registerErrorHandling(app);
+  // before any other work: a shed request costs no body parsing, validation or session lookup
+  shedLoad(app, config.MAX_IN_FLIGHT);
   refuseControlCharacters(app);
 
   // With REDIS_URL the counts live in Redis, shared by every process (ADR 0030); a Redis outage lets requests

@@ -169,6 +169,11 @@ export const ZConfig = z.object({
     .pipe(z.array(z.url().transform((u) => new URL(u).origin))),
   /** Live WebSockets one client address may hold at once in this process (ADR 0032). */
   WS_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * API requests this process holds at once before it answers new ones 503 OVERLOADED with Retry-After instead
+   * of queueing them (issue 21, ADR 0040); health, readiness and WebSockets are not counted. 0: no limit.
+   */
+  MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(128),
   /** The published commission schedule: basis points of the principal, with a minimum and a cap (0 = none). */
   FEE_BP: z.coerce.number().int().min(0).max(100).default(0),
   FEE_MIN_YEN: z.coerce.number().int().min(0).max(10_000).default(0),

@@ -216,6 +216,9 @@ export const ERRORS = {
   SETTING_PROPOSAL_NOT_FOUND: { code: 1841, http: 404 },
   /** the administrator who proposed a change cannot be the one who confirms it */
   SETTING_PROPOSAL_OWN: { code: 1842, http: 403 },
+  // Capacity and load shedding (issue 21, ADR 0040): 1920-1929
+  /** this process holds as many requests as it takes (MAX_IN_FLIGHT): nothing was done; retry after Retry-After */
+  OVERLOADED: { code: 1920, http: 503 },
 } as const satisfies Record<string, { code: number; http: number }>;
 
 export type ErrorName = keyof typeof ERRORS;

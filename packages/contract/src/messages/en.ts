@@ -209,6 +209,7 @@ export const en = {
       'Our database is not answering right now. Your data is safe; please try again in a few seconds',
     WS_ORIGIN_REFUSED: 'This page may not open a live connection to Kabuto',
     WS_TOO_MANY: 'Too many live connections from this device. Close some tabs and try again',
+    OVERLOADED: 'We are very busy right now and did not take this request. Please try again in a few seconds',
     SETTING_PROPOSAL_PENDING:
       'A change to this setting is already waiting for confirmation. Confirm or cancel it first',
     SETTING_PROPOSAL_NOT_FOUND: 'No pending change found. It has already been confirmed or cancelled',

@@ -209,6 +209,8 @@ export const es = {
     WS_ORIGIN_REFUSED: 'Esta página no puede abrir una conexión en directo con Kabuto',
     WS_TOO_MANY:
       'Hay demasiadas conexiones en directo desde este dispositivo. Cierre algunas pestañas y vuelva a intentarlo',
+    OVERLOADED:
+      'En este momento tenemos demasiadas solicitudes y no hemos procesado la suya. Vuelva a intentarlo en unos segundos',
     SETTING_PROPOSAL_PENDING:
       'Ya hay un cambio de este ajuste pendiente de confirmación. Confírmelo o cancélelo primero',
     SETTING_PROPOSAL_NOT_FOUND: 'No se encuentra el cambio pendiente. Ya se confirmó o se canceló',

@@ -216,6 +216,8 @@ export const fr = {
       'Notre base de données ne répond pas pour le moment. Vos données sont en sécurité ; réessayez dans quelques secondes',
     WS_ORIGIN_REFUSED: 'Cette page n’est pas autorisée à ouvrir une connexion en direct avec Kabuto',
     WS_TOO_MANY: 'Trop de connexions en direct depuis cet appareil. Fermez quelques onglets et réessayez',
+    OVERLOADED:
+      'Nous recevons trop de demandes en ce moment et la vôtre n’a pas été traitée. Réessayez dans quelques secondes',
     SETTING_PROPOSAL_PENDING:
       'Une modification de ce paramètre attend déjà une confirmation. Confirmez-la ou annulez-la d’abord',
     SETTING_PROPOSAL_NOT_FOUND: 'Modification en attente introuvable : elle a déjà été confirmée ou annulée',

@@ -175,6 +175,7 @@ export const zhHans = {
     DATABASE_UNAVAILABLE: '数据库暂时无法响应。您的数据安全无虞，请几秒后再试',
     WS_ORIGIN_REFUSED: '此页面无权与 Kabuto 建立实时连接',
     WS_TOO_MANY: '此设备的实时连接过多，请关闭部分标签页后再试',
+    OVERLOADED: '当前访问量过大，本次请求未被处理。请几秒后再试',
     SETTING_PROPOSAL_PENDING: '该设置已有一项变更等待确认，请先确认或取消',
     SETTING_PROPOSAL_NOT_FOUND: '找不到待确认的变更，可能已被确认或取消',
     SETTING_PROPOSAL_OWN: '您不能确认自己提出的变更，需要由另一位管理员确认',

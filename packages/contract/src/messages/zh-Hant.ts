@@ -175,6 +175,7 @@ export const zhHant = {
     DATABASE_UNAVAILABLE: '資料庫暫時無法回應。您的資料安全無虞，請幾秒後再試',
     WS_ORIGIN_REFUSED: '此頁面無權與 Kabuto 建立即時連線',
     WS_TOO_MANY: '此裝置的即時連線過多，請關閉部分分頁後再試',
+    OVERLOADED: '目前存取量過大，本次請求未被處理。請幾秒後再試',
     SETTING_PROPOSAL_PENDING: '此設定已有一項變更等待確認，請先確認或取消',
     SETTING_PROPOSAL_NOT_FOUND: '找不到待確認的變更，可能已被確認或取消',
     SETTING_PROPOSAL_OWN: '您不能確認自己提出的變更，需要由另一位管理員確認',

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench:start`: how long `npm start` takes, on a built tree, from the command to `/api/ready`
+ * answering 200: first with a fresh data folder (PGlite created and migrated, demo data seeded), then again
+ * on the same folder (an ordinary restart). Goals (issue 21): ≤ 10 s and ≤ 5 s. Build first (`npm run
+ * build`): on a stale tree `npm start` builds, and the figure would include the build (the bench says so).
+ *   PORT (default 8196), RUNS (default 1: one fresh start and one restart).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const port = Number(process.env['PORT'] ?? 8196);
+const runs = Number(process.env['RUNS'] ?? 1);
+
+/** Starts `npm start` on `dataDir`, waits for /api/ready = 200, stops it; seconds to ready, and whether it built. */
+async function timeStart(dataDir: string): Promise<{ seconds: number; built: boolean }> {
+  const started = performance.now();
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let built = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (chunk.toString().includes('Building…')) built = true;
+  });
+  child.stderr.resume();
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`npm start exited with ${String(child.exitCode)}`);
+      const ready = await fetch(`http://127.0.0.1:${String(port)}/api/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ready) return { seconds: (performance.now() - started) / 1000, built };
+      if (performance.now() - started > 120_000) throw new Error('not ready after 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    // the whole group: npm, scripts/start.mjs and the server
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+console.log(`load average (1/5/15 min) before: ${fmt(loadavg())}`);
+for (let run = 0; run < runs; run++) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-start-'));
+  const fresh = await timeStart(dataDir);
+  const again = await timeStart(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+  const note = (r: { built: boolean }) =>
+    r.built ? ' (npm start built the tree first: run `npm run build`)' : '';
+  console.log(`fresh data folder: ready in ${fresh.seconds.toFixed(1)} s (goal ≤ 10 s)${note(fresh)}`);
+  console.log(`restart, same folder: ready in ${again.seconds.toFixed(1)} s (goal ≤ 5 s)${note(again)}`);
+}
+console.log(`load average (1/5/15 min) after: ${fmt(loadavg())}`);
