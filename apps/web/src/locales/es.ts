@@ -152,6 +152,8 @@ export const es = {
   stock: {
     priceBasisCalibrated:
       'Precios simulados a partir del cierre real y las estadísticas de este valor a 6 de febrero de 2026.',
+    priceBasisIpo:
+      'Precios simulados de una nueva cotización: el día de su salida a bolsa el precio de oferta es el precio de referencia, y el primer precio y los movimientos del día siguen una regla publicada a partir de la semilla del sorteo, que nadie elige.',
     priceBasisDerived:
       'Precios simulados con la volatilidad de su sector y el volumen negociado de valores de su tamaño; el nivel de precio es arbitrario y no dice nada de esta empresa.',
     lastPrice: 'Precio actual',

@@ -148,6 +148,8 @@ export const zhHans = {
   },
   stock: {
     priceBasisCalibrated: '模拟价格，依据该股票截至2026年2月6日的真实收盘价和统计数据生成。',
+    priceBasisIpo:
+      '新上市股票的模拟价格。上市首日以发行价为基准价，开盘价和当日走势由抽签种子按公开的规则生成，任何人都无法指定。',
     priceBasisDerived:
       '模拟价格，采用所属行业的波动率和同等规模股票的成交额生成；价格水平为任意设定，与该公司的实际股价无关。',
     lastPrice: '现价',

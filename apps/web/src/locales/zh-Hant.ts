@@ -148,6 +148,8 @@ export const zhHant = {
   },
   stock: {
     priceBasisCalibrated: '模擬價格，依據該股票截至2026年2月6日的真實收盤價與統計資料產生。',
+    priceBasisIpo:
+      '新上市股票的模擬價格。上市首日以承銷價為基準價，開盤價和當日走勢由抽籤種子按公開的規則產生，任何人都無法指定。',
     priceBasisDerived:
       '模擬價格，採用所屬產業的波動率與同等規模股票的成交金額產生；價格水準為任意設定，與該公司的實際股價無關。',
     lastPrice: '現價',
