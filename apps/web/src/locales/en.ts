@@ -1275,6 +1275,13 @@ export const en = {
     decline: 'Decline',
     declined: 'Declined',
     unitsLabel: 'Units',
+    accountLabel: 'Account for the shares',
+    accountDefault: 'My default account',
+    accountSpecific: 'Specific account',
+    accountGeneral: 'General account',
+    accountNisa: 'NISA (growth quota)',
+    accountNote:
+      'NISA is checked against your growth quota when you apply and again at listing; if it no longer fits then, the shares go to your specific account (or general account if you have none).',
     bidLabel: 'Bid (yen)',
     atOfferPrice: 'Leave empty to apply at the offer price',
     apply: 'Apply',

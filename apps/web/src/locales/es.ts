@@ -1281,6 +1281,13 @@ export const es = {
     decline: 'Renunciar',
     declined: 'Ha renunciado',
     unitsLabel: 'Lotes',
+    accountLabel: 'Cuenta para las acciones',
+    accountDefault: 'Mi cuenta predeterminada',
+    accountSpecific: 'Cuenta específica',
+    accountGeneral: 'Cuenta general',
+    accountNisa: 'NISA (cupo de crecimiento)',
+    accountNote:
+      'La NISA se comprueba contra su cupo de crecimiento al solicitar y de nuevo en la salida a bolsa; si entonces ya no cabe, las acciones van a su cuenta específica (o a la general si no tiene específica).',
     bidLabel: 'Precio ofrecido (yenes)',
     atOfferPrice: 'Déjelo vacío para solicitar al precio de oferta',
     apply: 'Solicitar',

@@ -1290,6 +1290,13 @@ export const fr = {
     decline: 'Renoncer',
     declined: 'Vous avez renoncé',
     unitsLabel: 'Lots',
+    accountLabel: 'Compte pour les actions',
+    accountDefault: 'Mon compte par défaut',
+    accountSpecific: 'Compte spécifique',
+    accountGeneral: 'Compte général',
+    accountNisa: 'NISA (plafond de croissance)',
+    accountNote:
+      "La NISA est vérifiée par rapport à votre plafond de croissance à la demande, puis à l'introduction en bourse ; s'il ne suffit plus alors, les actions vont sur votre compte spécifique (ou général si vous n'en avez pas).",
     bidLabel: 'Prix proposé (yens)',
     atOfferPrice: 'Laissez vide pour souscrire au prix d’offre',
     apply: 'Souscrire',

@@ -1265,6 +1265,13 @@ export const ja = {
     decline: '辞退する',
     declined: '辞退しました',
     unitsLabel: '申込単元数',
+    accountLabel: '預り区分',
+    accountDefault: '既定の預り区分',
+    accountSpecific: '特定預り',
+    accountGeneral: '一般預り',
+    accountNisa: 'NISA預り（成長投資枠）',
+    accountNote:
+      'NISAは申込時と上場時に成長投資枠を確認します。上場時に枠が足りなければ特定預り（特定口座がなければ一般預り）に入庫します。',
     bidLabel: '申込価格（円）',
     atOfferPrice: '空欄で「ストライクプライス」（公開価格で申込）',
     apply: '申し込む',

@@ -1237,6 +1237,13 @@ export const zhHans = {
     decline: '放弃',
     declined: '已放弃',
     unitsLabel: '申购单位数',
+    accountLabel: '股票存入账户',
+    accountDefault: '我的默认账户',
+    accountSpecific: '特定账户',
+    accountGeneral: '一般账户',
+    accountNisa: 'NISA（成长投资额度）',
+    accountNote:
+      '选择NISA时，申购时和上市时都会核对成长投资额度；上市时额度不足的，股票将存入特定账户（没有特定账户则存入一般账户）。',
     bidLabel: '申购价格（日元）',
     atOfferPrice: '留空则按发行价申购',
     apply: '申购',

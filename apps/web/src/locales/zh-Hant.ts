@@ -1235,6 +1235,13 @@ export const zhHant = {
     decline: '放棄',
     declined: '已放棄',
     unitsLabel: '申購單位數',
+    accountLabel: '股票存入帳戶',
+    accountDefault: '我的預設帳戶',
+    accountSpecific: '特定帳戶',
+    accountGeneral: '一般帳戶',
+    accountNisa: 'NISA（成長投資額度）',
+    accountNote:
+      '選擇NISA時，申購時和上市時都會核對成長投資額度；上市時額度不足的，股票將存入特定帳戶（沒有特定帳戶則存入一般帳戶）。',
     bidLabel: '申購價格（日圓）',
     atOfferPrice: '留空則以承銷價申購',
     apply: '申購',
