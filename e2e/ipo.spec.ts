@@ -44,6 +44,7 @@ const TEXT = {
     notVerified: /^検証できません/,
     ipoTab: 'IPO抽選結果',
     sell: '売却',
+    sellForm: '現物売',
     closeQuantity: '数量',
     closeSubmit: '注文を確定する',
     closeConfirm: '注文内容の確認',
@@ -58,6 +59,7 @@ const TEXT = {
     notVerified: /^Does not verify/,
     ipoTab: 'IPO results',
     sell: 'Sell',
+    sellForm: 'Sell',
     closeQuantity: 'Shares',
     closeSubmit: 'Place order',
     closeConfirm: 'Confirm the order',
@@ -231,7 +233,7 @@ for (const lang of ['jp', 'en'] as const) {
     const ipoHolding = page.getByTestId('holding-card').filter({ has: page.getByText(ipoCode) });
     await expect(ipoHolding.getByTestId('holding-price')).toHaveText(/\d/);
     await ipoHolding.getByRole('button', { name: x.sell, exact: true }).click();
-    const closeForm = page.getByRole('form', { name: x.sell });
+    const closeForm = page.getByRole('form', { name: x.sellForm });
     await closeForm.getByLabel(x.closeQuantity, { exact: true }).fill('100');
     await closeForm.getByRole('button', { name: x.closeSubmit }).click();
     const closeConfirm = page.getByRole('dialog').filter({ hasText: x.closeConfirm });
