@@ -4,9 +4,16 @@
  * fixed pseudo-random), draws OFFERING units (default 50,000) under POLICY (equal | weighted, 30% points),
  * then verifies the record as `npm run verify-draw` does. Prints each phase's wall time and the process's
  * peak resident set size (`process.resourceUsage().maxRSS`, which includes Node itself, about 45 MB).
+ * Then, as production runs it, the verification alone: the record is written to a file and
+ * `apps/server/src/scripts/verify-draw.ts` (what `npm run verify-draw` runs) reads it in a process of its own,
+ * measured by `/usr/bin/time` (wall time and peak RSS, its JSON parse and tsx loader included).
  *   npm run bench:draw      (APPLICATIONS=1000000 OFFERING=50000 POLICY=weighted to change)
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   draw,
@@ -54,6 +61,41 @@ const problems = verifyDraw({
 const verifyMs = performance.now() - t0;
 const rssVerify = process.resourceUsage().maxRSS / 1024;
 
+// the verification in its own process, from the published record, as `npm run verify-draw -- record.json`
+const dir = mkdtempSync(join(tmpdir(), 'kabuto-draw-'));
+const recordFile = join(dir, 'record.json');
+writeFileSync(
+  recordFile,
+  JSON.stringify({
+    seed,
+    seed_hash: seedHash(seed),
+    offering_units: OFFERING,
+    policy,
+    applications,
+    list_hash: result.list_hash,
+    allocations: result.allocations,
+    order: result.order,
+  }),
+);
+const script = new URL('../apps/server/src/scripts/verify-draw.ts', import.meta.url).pathname;
+const alone = spawnSync(
+  '/usr/bin/time',
+  [
+    '-f',
+    'TIME %e %M',
+    process.execPath,
+    '--conditions=@kabuto/source',
+    '--import',
+    'tsx',
+    script,
+    recordFile,
+  ],
+  { encoding: 'utf8', cwd: new URL('../apps/server/', import.meta.url).pathname },
+);
+rmSync(dir, { recursive: true, force: true });
+const measured = /TIME ([\d.]+) (\d+)/.exec(alone.stderr);
+const aloneVerified = alone.status === 0 && alone.stdout.includes('VERIFIED');
+
 console.log(
   JSON.stringify({
     applications: N,
@@ -66,5 +108,8 @@ console.log(
     max_rss_mb_after_list: Math.round(rssBase),
     max_rss_mb_after_draw: Math.round(rssDraw),
     max_rss_mb_after_verify: Math.round(rssVerify),
+    separate_verify_ok: aloneVerified,
+    separate_verify_s: measured ? Number(measured[1]) : null,
+    separate_verify_max_rss_mb: measured ? Math.round(Number(measured[2]) / 1024) : null,
   }),
 );

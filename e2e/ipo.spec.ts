@@ -43,6 +43,11 @@ const TEXT = {
     verified: /^検証済み/,
     notVerified: /^検証できません/,
     ipoTab: 'IPO抽選結果',
+    sell: '売却',
+    sellForm: '現物売',
+    closeQuantity: '数量',
+    closeSubmit: '注文を確定する',
+    closeConfirm: '注文内容の確認',
   },
   en: {
     applied: 'Waiting for the draw',
@@ -53,6 +58,11 @@ const TEXT = {
     verified: /^Verified/,
     notVerified: /^Does not verify/,
     ipoTab: 'IPO results',
+    sell: 'Sell',
+    sellForm: 'Sell',
+    closeQuantity: 'Shares',
+    closeSubmit: 'Place order',
+    closeConfirm: 'Confirm the order',
   },
 } as const;
 
@@ -172,17 +182,17 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(row.getByTestId('offer-price')).toContainText('1,100');
     await close();
 
-    // the demo user applies for one unit
+    // the demo user applies for two units
     await signIn(page, lang);
     await page.goto(route(IPO));
     const card = page.getByTestId(`offering-${ipoCode}`);
     await expect(card.getByTestId('offer-price')).toContainText('1,100');
-    await card.getByTestId('apply-units').fill('1');
+    await card.getByTestId('apply-units').fill('2');
     await expectAxeClean(page);
     await card.getByTestId('apply').click();
     await expect(card.getByTestId('application-state')).toHaveText(x.applied);
 
-    // past the close and the drawing time: the draw ran, the demo user won (equal policy, 10 units, 1 applicant)
+    // past the close and the drawing time: the draw ran, the demo user won both units (10 offered, 1 applicant)
     await advance(request, 2 * DAY + HOUR);
     await signIn(page, lang);
     await page.goto(route(IPO));
@@ -192,7 +202,7 @@ for (const lang of ['jp', 'en'] as const) {
     // the winning history lists the win with what was paid
     await expect(
       page.getByTestId('winning-history').getByRole('listitem').filter({ hasText: ipoCode }),
-    ).toContainText('110,000');
+    ).toContainText('220,000');
 
     // past the purchase deadline and the listing date: the shares are a holding at the offer price
     await advance(request, 2 * DAY);
@@ -202,7 +212,33 @@ for (const lang of ['jp', 'en'] as const) {
       .getByTestId('holding-list')
       .getByRole('button', { name: new RegExp(`\\b${ipoCode}\\b`) });
     await expect(holding).toBeVisible();
-    await expect(holding).toContainText('100');
+    await expect(holding).toContainText('200');
+
+    // the IPO's stock trades in the simulator from its listing day's opening auction (ADR 0035); a listing
+    // date on a weekend or holiday lists on the next business day, so the clock moves on a day until then
+    for (let i = 0; i < 4; i++) {
+      const res = await request.get(`/api/market/stock?code=${ipoCode}`);
+      const stock = (await res.json()) as Envelope<{ quote: { last: number } | null }>;
+      if (stock.data.quote !== null) break;
+      await advance(request, DAY);
+    }
+    await signIn(page, lang);
+    await page.goto(route(`/subPackages/index/gupiaoDetail/gupiaoDetail?code=${ipoCode}`));
+    await expect(page.getByText(name, { exact: true }).first()).toBeVisible();
+    await expect(page.getByTestId('last-price')).toHaveText(/\d/);
+    await expect(page.getByTestId('price-basis')).toBeVisible();
+
+    // the user sells half of the holding at the market, at the simulator's prices
+    await page.goto(route(`${ORDERS}?tab=holding`));
+    const ipoHolding = page.getByTestId('holding-card').filter({ has: page.getByText(ipoCode) });
+    await expect(ipoHolding.getByTestId('holding-price')).toHaveText(/\d/);
+    await ipoHolding.getByRole('button', { name: x.sell, exact: true }).click();
+    const closeForm = page.getByRole('form', { name: x.sellForm });
+    await closeForm.getByLabel(x.closeQuantity, { exact: true }).fill('100');
+    await closeForm.getByRole('button', { name: x.closeSubmit }).click();
+    const closeConfirm = page.getByRole('dialog').filter({ hasText: x.closeConfirm });
+    await closeConfirm.getByRole('button', { name: x.closeSubmit }).click();
+    await expect(ipoHolding.getByTestId('holding-quantity')).toHaveText('100', { timeout: 15_000 });
 
     // verify the draw in the app: the published record recomputes to the recorded allocation
     await page.goto(route(IPO));
@@ -230,7 +266,7 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(page.getByRole('tab', { name: x.ipoTab })).toHaveAttribute('aria-selected', 'true');
     const result = page.getByTestId('ipo-results').getByRole('listitem').filter({ hasText: ipoCode });
     await expect(result).toContainText(x.approved);
-    await expect(result).toContainText('110,000');
+    await expect(result).toContainText('220,000');
     await expectAxeClean(page);
   });
 

@@ -72,6 +72,7 @@ import { productConsoleRoutes } from './modules/products/console-routes.js';
 import { productRoutes } from './modules/products/routes.js';
 import { dividendConsoleRoutes, dividendRoutes } from './modules/dividends/routes.js';
 import { loadPriceAdjustments, PRICE_ADJUSTMENTS_CHANNEL } from './modules/dividends/price-adjustments.js';
+import { LISTINGS_CHANNEL, loadListings } from './modules/ipo/listings.js';
 import { adminRoutes } from './modules/console/admin-routes.js';
 import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
@@ -376,6 +377,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   let stopHearingRevocations: (() => Promise<void>) | undefined;
   let stopHearingAdjustments: (() => Promise<void>) | undefined;
+  let stopHearingListings: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
@@ -390,11 +392,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       void reloadAdjustments();
     });
     await reloadAdjustments();
+    // the IPOs listed on the simulated market (ADR 0035), loaded now (a restart) and again after each draw
+    const reloadListings = () =>
+      loadListings(app.ctx).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not load the listed IPOs');
+      });
+    stopHearingListings = await pubsub.subscribe(LISTINGS_CHANNEL, () => {
+      void reloadListings();
+    });
+    await reloadListings();
     await realtime.start({ produce: options.produceTicks ?? true });
   });
   app.addHook('onClose', async () => {
     await stopHearingRevocations?.();
     await stopHearingAdjustments?.();
+    await stopHearingListings?.();
     await realtime.stop();
     await pubsub.close();
     if (app.ctx.uploads instanceof S3UploadStore) app.ctx.uploads.close();

@@ -980,6 +980,12 @@ export const offeringApplications = pgTable(
     amountPaid: bigint('amount_paid', { mode: 'number' }).notNull().default(0),
     /** the holding the shares were delivered to */
     positionId: integer('position_id'),
+    /**
+     * the tax account the shares go into (ADR 0035): chosen at application (default: the customer's default);
+     * NISA is checked against the growth quota then and again at delivery, and becomes 特定 (or 一般) when it no
+     * longer fits. Null for applications made before the choice existed (the old rule: NISA → 特定).
+     */
+    taxAccount: text('tax_account', { enum: ['specific', 'general', 'nisa'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

@@ -26,6 +26,11 @@ export interface DailyParams {
    * ex date (権利落ち日). Undefined or 0 on other days.
    */
   adjustment?: (date: IsoDate) => number;
+  /**
+   * The whole bar of `refDate`, when it is given rather than drawn: a new listing's first day (listing.ts),
+   * whose close is refClose and whose base is prevClose, the offer price.
+   */
+  anchorDay?: DayBar;
 }
 
 interface DayDraws {
@@ -97,6 +102,7 @@ export class DailyWalk {
   private first: number;
   private last: number;
   private readonly sigma: number;
+  private readonly ref: number;
 
   constructor(
     private readonly days: readonly IsoDate[],
@@ -105,6 +111,9 @@ export class DailyWalk {
     const ref = days.indexOf(p.refDate);
     if (ref < 1) throw new RangeError(`the day list must contain ${p.refDate} and the day before it`);
     this.sigma = p.annVolatility / Math.sqrt(SESSIONS_PER_YEAR);
+    this.ref = ref;
+    if (p.anchorDay && p.anchorDay.close !== p.refClose)
+      throw new RangeError('the anchor day must close at refClose');
     this.base = Math.max(0, ref - 32);
     this.setClose(ref, p.refClose);
     this.setClose(ref - 1, p.prevClose);
@@ -149,6 +158,7 @@ export class DailyWalk {
 
   /** Day j's bar (1 ≤ j, generated: call ensure first). */
   day(j: number): DayBar {
+    if (j === this.ref && this.p.anchorDay) return this.p.anchorDay;
     return this.barOf(j, this.draws(j));
   }
 

@@ -174,8 +174,25 @@ export function referenceData(): ReferenceData {
   return cached;
 }
 
+/** IPOs listed since the reference data was taken (ADR 0035): the app sets them from the offerings. */
+let listed: ReadonlyMap<string, Instrument> = new Map();
+
+/**
+ * Sets the listed IPOs' instruments (the whole set each time). A code the reference data already has keeps
+ * its reference row.
+ */
+export function setListedInstruments(instruments: readonly Instrument[]): void {
+  listed = new Map(instruments.map((i) => [i.code, i]));
+}
+
+/** The listed IPOs' instruments, in code order. */
+export function listedInstruments(): Instrument[] {
+  return [...listed.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
 export function getInstrument(code: string, data: ReferenceData = referenceData()): Instrument | undefined {
-  return data.byCode.get(code.normalize('NFKC').toUpperCase());
+  const key = code.normalize('NFKC').toUpperCase();
+  return data.byCode.get(key) ?? listed.get(key);
 }
 
 /**

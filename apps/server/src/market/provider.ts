@@ -1,5 +1,6 @@
 import type { Sen } from '@kabuto/contract';
 import type { IndexId } from './instruments.js';
+import type { NewListing } from './listing.js';
 import type { MarketClockMode } from './sessions.js';
 import type { ParameterBasis } from './universe.js';
 
@@ -43,6 +44,12 @@ export interface MarketDataProvider {
    * A provider of real prices has them in its feed already and need not implement this.
    */
   setPriceAdjustments?(adjustments: readonly PriceAdjustment[]): void;
+  /**
+   * The IPOs listed on the simulated market, the whole set each time (the app loads them from the drawn
+   * offerings at start and after each draw; ADR 0035): from its listing date each is quoted, charted and
+   * traded like any stock. A provider of real prices lists new stocks from its feed and need not implement it.
+   */
+  setListings?(listings: readonly NewListing[]): void;
   /** starts / stops the live feed (idempotent) */
   start(): void;
   stop(): void;

@@ -5,8 +5,9 @@ import { simulatedBoard } from './board.js';
 import { aggregate, AUCTION_INDEX, minuteBuckets, monthOf, toBar, weekOf, type RawBar } from './bars.js';
 import { tradingCalendar, type IsoDate, type TradingCalendar } from './calendar.js';
 import { DailyWalk, SESSIONS_PER_YEAR } from './daily-series.js';
-import { generateIntraday, secondPath, type IntColumn, type IntradayPath } from './intraday.js';
+import { generateIntraday, secondPath, type DayBar, type IntColumn, type IntradayPath } from './intraday.js';
 import { referenceData, type IndexId, type ReferenceData } from './instruments.js';
+import { firstDayBar, LISTING_ANN_VOLATILITY, listingKey, type NewListing } from './listing.js';
 import { INDEX_GRID, stockGrid, type PriceGrid } from './price-grid.js';
 import {
   DEFAULT_BAR_LIMIT,
@@ -82,6 +83,8 @@ export interface SimulatorOptions {
   codes?: readonly string[];
   /** dividends lowering base prices on their ex dates (see setPriceAdjustments) */
   adjustments?: readonly PriceAdjustment[];
+  /** IPOs listed (or to list) on the simulated market (see setListings) */
+  listings?: readonly NewListing[];
 }
 
 /** What the simulator needs to walk one instrument (a stock in sen, or TOPIX in hundredths of a point). */
@@ -99,6 +102,10 @@ interface Spec {
   refClose: number;
   prevClose: number;
   avgVolume: number;
+  /** a new listing's first trading date: no quote, bar or board before its opening auction */
+  listingDate?: IsoDate;
+  /** a new listing's first day, drawn by listing.ts */
+  anchorDay?: DayBar;
 }
 
 /** The running figures of one instrument at a market position, in grid units. */
@@ -171,7 +178,10 @@ function toInstant(value: Date | string, name: string): Date {
 export class MarketSimulator implements MarketDataProvider {
   readonly simulated = true;
   readonly clockMode: MarketClockMode;
-  readonly codes: readonly string[];
+  /** the universe's codes, then the listed IPOs' */
+  private readonly universeCodes: readonly string[];
+  private listedCodes: readonly string[] = [];
+  private allCodes: readonly string[];
 
   private readonly clock: Clock;
   private readonly calendar: TradingCalendar;
@@ -271,7 +281,8 @@ export class MarketSimulator implements MarketDataProvider {
     for (const code of codes) {
       if (!this.specs.has(code)) throw new UnknownSymbolError(code);
     }
-    this.codes = [...codes];
+    this.universeCodes = [...codes];
+    this.allCodes = this.universeCodes;
     this.preparedSpecs = [
       this.topix,
       ...[...new Set([...this.codes, ...this.nikkeiCodes])].flatMap((c) => this.specs.get(c) ?? []),
@@ -287,6 +298,63 @@ export class MarketSimulator implements MarketDataProvider {
     this.dayIndex.set(first, 0);
     this.ensureDays(this.topix.refDate);
     if (options.adjustments) this.setPriceAdjustments(options.adjustments);
+    if (options.listings) this.setListings(options.listings);
+  }
+
+  /** The codes this simulator quotes: its universe, then the IPOs listed on it (from their listing date). */
+  get codes(): readonly string[] {
+    return this.allCodes;
+  }
+
+  /**
+   * Sets the IPOs the simulated market lists (the whole set each time; ADR 0035). Each becomes an instrument
+   * whose walk starts on its listing date from the offer price: its first day is listing.ts's firstDayBar,
+   * from the offering's id and draw seed alone, and the days after it follow the ordinary daily walk
+   * (LISTING_ANN_VOLATILITY, the market factor shared with every stock). A code the reference universe
+   * already has keeps its own path. Before the listing date's opening auction the code has no quote, board
+   * or bar. A listing already known with the same terms keeps its paths.
+   */
+  setListings(listings: readonly NewListing[]): void {
+    const codes: string[] = [];
+    for (const l of listings) {
+      const existing = this.specs.get(l.code);
+      if (existing && existing.listingDate === undefined) continue;
+      const grid = stockGrid(false);
+      const anchorDay = firstDayBar(l, grid);
+      const key = listingKey(l.offeringId, l.seed);
+      codes.push(l.code);
+      if (
+        existing?.key === key &&
+        existing.listingDate === l.listingDate &&
+        existing.prevClose === l.offerPrice
+      ) {
+        continue;
+      }
+      this.ensureDays(l.listingDate);
+      this.specs.set(l.code, {
+        id: l.code,
+        basis: 'ipo',
+        key,
+        grid,
+        sigma: LISTING_ANN_VOLATILITY / Math.sqrt(SESSIONS_PER_YEAR),
+        annVolatility: LISTING_ANN_VOLATILITY,
+        beta: STOCK_MARKET_BETA,
+        refDate: l.listingDate,
+        refClose: anchorDay.close,
+        prevClose: l.offerPrice,
+        avgVolume: Math.max(100, Math.round(l.offeredShares / 4 / 100) * 100),
+        listingDate: l.listingDate,
+        anchorDay,
+      });
+      for (const cache of [this.daily, this.latestDay, this.latestMinute, this.prepared, this.boards]) {
+        cache.delete(l.code);
+      }
+    }
+    this.listedCodes = [...new Set(codes)].sort();
+    this.allCodes = [
+      ...this.universeCodes,
+      ...this.listedCodes.filter((c) => !this.universeCodes.includes(c)),
+    ];
   }
 
   /**
@@ -400,6 +468,9 @@ export class MarketSimulator implements MarketDataProvider {
     const pos = this.position(to.getTime() < now.getTime() ? to : now);
     const j = this.dayIndex.get(pos.date);
     if (j === undefined || j < 1) return [];
+    // a new listing has no history before its first day
+    const first = spec.listingDate === undefined ? 1 : (this.dayIndex.get(spec.listingDate) ?? j + 1);
+    if (j < first) return [];
     const from = query.from === undefined ? undefined : toInstant(query.from, 'from');
     const fromDate = from ? tokyoParts(from).date : undefined;
     const limit = Math.max(1, Math.min(MAX_BAR_LIMIT, Math.floor(query.limit ?? DEFAULT_BAR_LIMIT)));
@@ -410,7 +481,7 @@ export class MarketSimulator implements MarketDataProvider {
       const n = minutes[period as keyof typeof minutes];
       const collected: RawBar[][] = [];
       let count = 0;
-      for (let d = j; d >= 1 && count < limit; d--) {
+      for (let d = j; d >= first && count < limit; d--) {
         if (fromDate !== undefined && (this.days[d] ?? '') < fromDate) break;
         const dayBars = this.minuteBars(spec, d, d === j ? pos : null, n);
         collected.push(dayBars);
@@ -425,8 +496,8 @@ export class MarketSimulator implements MarketDataProvider {
     const groupOf = period === '1w' ? weekOf : period === '1mo' ? monthOf : (date: IsoDate) => date;
     const needed = limit * (period === '1w' ? 5 : period === '1mo' ? 23 : 1);
     const fromIndex = fromDate ? (this.dayIndex.get(this.calendar.onOrAfter(fromDate)) ?? 1) : 1;
-    let start = Math.max(1, Math.min(j, Math.max(fromIndex, j - needed + 1)));
-    while (start > 1 && groupOf(this.days[start - 1] ?? '') === groupOf(this.days[start] ?? '')) start--;
+    let start = Math.max(first, Math.min(j, Math.max(fromIndex, j - needed + 1)));
+    while (start > first && groupOf(this.days[start - 1] ?? '') === groupOf(this.days[start] ?? '')) start--;
     const daily = this.dailyBars(spec, start, j, pos);
     const grouped = period === '1d' ? daily : aggregate(daily, (b) => groupOf(b.date));
     const kept = fromDate ? grouped.filter((b) => b.date >= fromDate) : grouped;
@@ -478,7 +549,7 @@ export class MarketSimulator implements MarketDataProvider {
     this.prepareNextDay(pos, now);
     if (!changed && !status.continuous) return;
     const rng = new Rng(mixKeys(this.seedKey, Math.floor(now.getTime() / this.tickIntervalMs), 0xbea7));
-    for (const code of this.codes) {
+    for (const code of this.allCodes) {
       const picked = rng.float() < this.tickFraction;
       const spec = this.specs.get(code);
       if (!spec || (!changed && !picked)) continue;
@@ -547,6 +618,7 @@ export class MarketSimulator implements MarketDataProvider {
         prevClose: spec.prevClose,
         avgVolume: spec.avgVolume,
         adjustment: (date) => this.adjustments.get(spec.id)?.get(date) ?? 0,
+        ...(spec.anchorDay ? { anchorDay: spec.anchorDay } : {}),
       });
       this.daily.set(spec.id, walk);
     }
@@ -601,6 +673,7 @@ export class MarketSimulator implements MarketDataProvider {
   private snapshot(spec: Spec, pos: MarketPosition): Snapshot | undefined {
     const j = this.dayIndex.get(pos.date);
     if (j === undefined || j < 1) return undefined;
+    if (spec.listingDate !== undefined && pos.date < spec.listingDate) return undefined;
     const path = this.intraday(spec, j);
     const walk = this.series(spec, j, j);
     const prevClose = walk.close(j - 1);

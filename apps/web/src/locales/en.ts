@@ -154,6 +154,8 @@ export const en = {
   stock: {
     priceBasisCalibrated:
       "Simulated from this stock's real closing price and statistics as of 6 February 2026.",
+    priceBasisIpo:
+      "Simulated prices of a new listing: on its listing day the offer price is the base price, and the first price and the day's moves follow a published rule from the draw's seed, which nobody chooses.",
     priceBasisDerived:
       "Simulated with its sector's volatility and the turnover of stocks of its size; the price level is arbitrary and says nothing about this company.",
     lastPrice: 'Current price',
@@ -1273,6 +1275,13 @@ export const en = {
     decline: 'Decline',
     declined: 'Declined',
     unitsLabel: 'Units',
+    accountLabel: 'Account for the shares',
+    accountDefault: 'My default account',
+    accountSpecific: 'Specific account',
+    accountGeneral: 'General account',
+    accountNisa: 'NISA (growth quota)',
+    accountNote:
+      'NISA is checked against your growth quota when you apply and again at listing; if it no longer fits then, the shares go to your specific account (or general account if you have none).',
     bidLabel: 'Bid (yen)',
     atOfferPrice: 'Leave empty to apply at the offer price',
     apply: 'Apply',

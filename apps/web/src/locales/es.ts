@@ -152,6 +152,8 @@ export const es = {
   stock: {
     priceBasisCalibrated:
       'Precios simulados a partir del cierre real y las estadísticas de este valor a 6 de febrero de 2026.',
+    priceBasisIpo:
+      'Precios simulados de una nueva cotización: el día de su salida a bolsa el precio de oferta es el precio de referencia, y el primer precio y los movimientos del día siguen una regla publicada a partir de la semilla del sorteo, que nadie elige.',
     priceBasisDerived:
       'Precios simulados con la volatilidad de su sector y el volumen negociado de valores de su tamaño; el nivel de precio es arbitrario y no dice nada de esta empresa.',
     lastPrice: 'Precio actual',
@@ -1279,6 +1281,13 @@ export const es = {
     decline: 'Renunciar',
     declined: 'Ha renunciado',
     unitsLabel: 'Lotes',
+    accountLabel: 'Cuenta para las acciones',
+    accountDefault: 'Mi cuenta predeterminada',
+    accountSpecific: 'Cuenta específica',
+    accountGeneral: 'Cuenta general',
+    accountNisa: 'NISA (cupo de crecimiento)',
+    accountNote:
+      'La NISA se comprueba contra su cupo de crecimiento al solicitar y de nuevo en la salida a bolsa; si entonces ya no cabe, las acciones van a su cuenta específica (o a la general si no tiene específica).',
     bidLabel: 'Precio ofrecido (yenes)',
     atOfferPrice: 'Déjelo vacío para solicitar al precio de oferta',
     apply: 'Solicitar',

@@ -154,6 +154,8 @@ export const fr = {
   stock: {
     priceBasisCalibrated:
       'Cours simulés à partir de la clôture réelle et des statistiques de ce titre au 6 février 2026.',
+    priceBasisIpo:
+      "Cours simulés d'une nouvelle introduction : le jour de la cotation, le prix d'offre sert de cours de référence, et le premier cours comme les variations du jour suivent une règle publiée à partir de la graine du tirage, que personne ne choisit.",
     priceBasisDerived:
       'Cours simulés avec la volatilité de son secteur et les volumes échangés des titres de sa taille ; le niveau de prix est arbitraire et ne dit rien de cette société.',
     lastPrice: 'Dernier cours',
@@ -1288,6 +1290,13 @@ export const fr = {
     decline: 'Renoncer',
     declined: 'Vous avez renoncé',
     unitsLabel: 'Lots',
+    accountLabel: 'Compte pour les actions',
+    accountDefault: 'Mon compte par défaut',
+    accountSpecific: 'Compte spécifique',
+    accountGeneral: 'Compte général',
+    accountNisa: 'NISA (plafond de croissance)',
+    accountNote:
+      "La NISA est vérifiée par rapport à votre plafond de croissance à la demande, puis à l'introduction en bourse ; s'il ne suffit plus alors, les actions vont sur votre compte spécifique (ou général si vous n'en avez pas).",
     bidLabel: 'Prix proposé (yens)',
     atOfferPrice: 'Laissez vide pour souscrire au prix d’offre',
     apply: 'Souscrire',

@@ -151,6 +151,8 @@ export const ja = {
   stock: {
     priceBasisCalibrated:
       'この銘柄の実際の終値と統計（2026年2月6日時点）をもとにしたシミュレーション価格です。',
+    priceBasisIpo:
+      '新規上場銘柄のシミュレーション価格です。上場日は公開価格を基準値段とし、初値とその日の値動きは抽選のシードから公開された規則で決まります（誰も選べません）。',
     priceBasisDerived:
       '業種の値動きの大きさと同規模銘柄の売買代金をもとにしたシミュレーション価格です。価格水準は任意に決めたもので、この会社の実際の株価とは関係ありません。',
     lastPrice: '現在値',
@@ -1263,6 +1265,13 @@ export const ja = {
     decline: '辞退する',
     declined: '辞退しました',
     unitsLabel: '申込単元数',
+    accountLabel: '預り区分',
+    accountDefault: '既定の預り区分',
+    accountSpecific: '特定預り',
+    accountGeneral: '一般預り',
+    accountNisa: 'NISA預り（成長投資枠）',
+    accountNote:
+      'NISAは申込時と上場時に成長投資枠を確認します。上場時に枠が足りなければ特定預り（特定口座がなければ一般預り）に入庫します。',
     bidLabel: '申込価格（円）',
     atOfferPrice: '空欄で「ストライクプライス」（公開価格で申込）',
     apply: '申し込む',

@@ -148,6 +148,8 @@ export const zhHans = {
   },
   stock: {
     priceBasisCalibrated: '模拟价格，依据该股票截至2026年2月6日的真实收盘价和统计数据生成。',
+    priceBasisIpo:
+      '新上市股票的模拟价格。上市首日以发行价为基准价，开盘价和当日走势由抽签种子按公开的规则生成，任何人都无法指定。',
     priceBasisDerived:
       '模拟价格，采用所属行业的波动率和同等规模股票的成交额生成；价格水平为任意设定，与该公司的实际股价无关。',
     lastPrice: '现价',
@@ -1235,6 +1237,13 @@ export const zhHans = {
     decline: '放弃',
     declined: '已放弃',
     unitsLabel: '申购单位数',
+    accountLabel: '股票存入账户',
+    accountDefault: '我的默认账户',
+    accountSpecific: '特定账户',
+    accountGeneral: '一般账户',
+    accountNisa: 'NISA（成长投资额度）',
+    accountNote:
+      '选择NISA时，申购时和上市时都会核对成长投资额度；上市时额度不足的，股票将存入特定账户（没有特定账户则存入一般账户）。',
     bidLabel: '申购价格（日元）',
     atOfferPrice: '留空则按发行价申购',
     apply: '申购',

@@ -148,6 +148,8 @@ export const zhHant = {
   },
   stock: {
     priceBasisCalibrated: '模擬價格，依據該股票截至2026年2月6日的真實收盤價與統計資料產生。',
+    priceBasisIpo:
+      '新上市股票的模擬價格。上市首日以承銷價為基準價，開盤價和當日走勢由抽籤種子按公開的規則產生，任何人都無法指定。',
     priceBasisDerived:
       '模擬價格，採用所屬產業的波動率與同等規模股票的成交金額產生；價格水準為任意設定，與該公司的實際股價無關。',
     lastPrice: '現價',
@@ -1233,6 +1235,13 @@ export const zhHant = {
     decline: '放棄',
     declined: '已放棄',
     unitsLabel: '申購單位數',
+    accountLabel: '股票存入帳戶',
+    accountDefault: '我的預設帳戶',
+    accountSpecific: '特定帳戶',
+    accountGeneral: '一般帳戶',
+    accountNisa: 'NISA（成長投資額度）',
+    accountNote:
+      '選擇NISA時，申購時和上市時都會核對成長投資額度；上市時額度不足的，股票將存入特定帳戶（沒有特定帳戶則存入一般帳戶）。',
     bidLabel: '申購價格（日圓）',
     atOfferPrice: '留空則以承銷價申購',
     apply: '申購',

@@ -310,6 +310,7 @@ export const MESSAGE_KINDS = [
   'offering.lapsed',
   'offering.delivered',
   'offering.cancelled',
+  'offering.nisa_fallback',
 ] as const;
 
 export const ZMessage = z.object({

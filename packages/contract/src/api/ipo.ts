@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSenAmount } from './account.js';
+import { ZTaxAccount } from './trading.js';
 
 /**
  * IPOs (book-building, draw, purchase, listing) and off-auction distributions (立会外分売), with draws anyone
@@ -99,6 +100,11 @@ export const ZApplication = z.object({
   amount_paid: ZSenAmount,
   /** cash held for the application now */
   reserved: ZSenAmount,
+  /**
+   * the tax account the shares go (or went) into; NISA becomes 特定 (or 一般) at delivery when the growth quota
+   * no longer fits (ADR 0035). Null for an application made before the choice existed.
+   */
+  account: ZTaxAccount.nullable(),
   created_at: z.string(),
 });
 export type TApplication = z.infer<typeof ZApplication>;
@@ -116,6 +122,8 @@ export const ZApplicationCreate = z.strictObject({
   units: z.number().int().min(1).max(10_000),
   /** omitted or null: at the offer price (成行); an IPO bid inside the range otherwise */
   bid_price: ZSenAmount.nullable().optional(),
+  /** the tax account the shares go into (omitted: the customer's default); NISA is checked against the quota */
+  account: ZTaxAccount.optional(),
 });
 export type TApplicationCreate = z.infer<typeof ZApplicationCreate>;
 

@@ -162,9 +162,11 @@ export const ZCodeQuery = z.object({ code: ZStockCode });
 /**
  * Where a simulated stock's prices come from (ADR 0012): 'calibrated' walks from the stock's real close and
  * statistics (calibration.csv); 'derived' takes its sector's volatility and its size class's turnover, and
- * an arbitrary seeded price level. null when the prices are not simulated.
+ * an arbitrary seeded price level; 'ipo' is a listed IPO whose walk starts from its offer price on its listing
+ * date, its first day drawn from the offering's id and draw seed (ADR 0035). null when the prices are not
+ * simulated.
  */
-export const PRICE_BASES = ['calibrated', 'derived'] as const;
+export const PRICE_BASES = ['calibrated', 'derived', 'ipo'] as const;
 export const ZPriceBasis = z.enum(PRICE_BASES);
 export type TPriceBasis = z.infer<typeof ZPriceBasis>;
 export const ZStockDetail = ZInstrument.extend({

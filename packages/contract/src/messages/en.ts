@@ -490,6 +490,8 @@ export const en = {
     'offering.approved': 'Your purchase of {{code}} is confirmed ({{amount}})',
     'offering.lapsed': 'Your {{code}} win lapsed: the purchase was not confirmed by the deadline',
     'offering.delivered': '{{shares}} shares of {{code}} have been delivered to your holdings',
+    'offering.nisa_fallback':
+      'Your NISA growth quota no longer had room for {{shares}} shares of {{code}}, so they were delivered to your taxable account instead (your specific account, or your general account if you have none)',
     'offering.cancelled':
       'The {{code}} offering was cancelled: your application is void and the cash held for it released',
     'loan.applied': 'Loan application of {{amount}} received; it is under review',

@@ -495,6 +495,8 @@ export const es = {
     'offering.approved': 'Su compra de {{code}} está confirmada ({{amount}})',
     'offering.lapsed': 'Su adjudicación de {{code}} ha caducado: no confirmó la compra dentro del plazo',
     'offering.delivered': 'Se han depositado {{shares}} acciones de {{code}} en su cartera',
+    'offering.nisa_fallback':
+      'Su cupo de crecimiento NISA ya no alcanzaba para {{shares}} acciones de {{code}}, así que se han depositado en su cuenta sujeta a impuestos (la cuenta específica, o la general si no tiene específica)',
     'offering.cancelled':
       'La oferta de {{code}} se ha cancelado: su solicitud queda anulada y el efectivo retenido, liberado',
     'loan.applied': 'Solicitud de préstamo de {{amount}} recibida; está en revisión',

@@ -506,6 +506,8 @@ export const fr = {
     'offering.approved': 'Votre achat de {{code}} est confirmé ({{amount}})',
     'offering.lapsed': 'Votre attribution {{code}} a expiré : l’achat n’a pas été confirmé à temps',
     'offering.delivered': '{{shares}} actions {{code}} ont été livrées sur votre compte-titres',
+    'offering.nisa_fallback':
+      "Votre plafond NISA de croissance ne suffisait plus pour {{shares}} actions {{code}} : elles ont été livrées sur votre compte imposable (le compte spécifique, ou le compte général si vous n'en avez pas)",
     'offering.cancelled':
       'L’offre {{code}} a été annulée : votre demande est caduque et les espèces bloquées débloquées',
     'loan.applied': 'Demande de prêt de {{amount}} reçue ; elle est en cours d’examen',

@@ -473,6 +473,8 @@ export const ja = {
     'offering.approved': '{{code}}の購入が確定しました（{{amount}}）',
     'offering.lapsed': '{{code}}は購入期限までに購入意思表示がなかったため、当選が失効しました',
     'offering.delivered': '{{code}}の株式{{shares}}株がお預り証券に入庫されました',
+    'offering.nisa_fallback':
+      '{{code}}の株式{{shares}}株は、NISA成長投資枠の残りが足りなくなったため、NISA口座ではなく課税口座（特定口座、お持ちでなければ一般口座）に入庫されました',
     'offering.cancelled': '{{code}}の募集が中止されたため、お申込みは取り消され資金の拘束は解除されました',
     'loan.applied': '{{amount}}のご融資のお申し込みを受け付けました。審査中です',
     'loan.disbursing': '{{amount}}のご融資を承認しました。最終承認後にお振込みします',

@@ -439,6 +439,8 @@ export const zhHans = {
     'offering.approved': '{{code}}的购买已确认（{{amount}}）',
     'offering.lapsed': '{{code}}未在购买期限前确认购买，中签已失效',
     'offering.delivered': '{{code}}共{{shares}}股已存入您的持仓',
+    'offering.nisa_fallback':
+      'NISA成长投资额度已不足以容纳{{code}}的{{shares}}股，因此这些股票已转入您的应税账户（特定账户；如无特定账户，则为一般账户）',
     'offering.cancelled': '{{code}}的发行已取消，您的申购作废，冻结资金已解冻',
     'loan.applied': '已收到{{amount}}的贷款申请，正在审核',
     'loan.disbursing': '{{amount}}的贷款已批准，终审通过后发放',

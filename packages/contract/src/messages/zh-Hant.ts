@@ -439,6 +439,8 @@ export const zhHant = {
     'offering.approved': '{{code}}的購買已確認（{{amount}}）',
     'offering.lapsed': '{{code}}未於購買期限前確認購買，中籤已失效',
     'offering.delivered': '{{code}}共{{shares}}股已撥入您的庫存',
+    'offering.nisa_fallback':
+      'NISA成長投資額度已不足以容納{{code}}的{{shares}}股，因此這些股票已轉入您的應稅帳戶（特定帳戶；如無特定帳戶，則為一般帳戶）',
     'offering.cancelled': '{{code}}的發行已取消，您的申購作廢，圈存資金已解除',
     'loan.applied': '已收到{{amount}}的貸款申請，審核中',
     'loan.disbursing': '{{amount}}的貸款已核准，最終核准後撥款',

@@ -7,6 +7,7 @@ import type { ScheduledJob } from '../jobs/job.js';
 import type { EventOutbox } from '../messages/messages.js';
 import { AppError } from '../../lib/app-error.js';
 import type { MarketDataProvider } from '../../market/provider.js';
+import { publishListings } from './listings.js';
 import {
   closeWindow,
   fixDistributionPrice,
@@ -24,7 +25,13 @@ export const OFFERING_JOB = 'offerings';
  * the row and does nothing, and a step killed midway rolls back whole and runs again with the same seed and
  * list, so with the same result. Each step re-reads its offering under a row lock inside the run.
  */
-export async function runOfferingSteps(db: Db, now: Date, market?: MarketDataProvider): Promise<EventOutbox> {
+export async function runOfferingSteps(
+  db: Db,
+  now: Date,
+  market?: MarketDataProvider,
+  /** told of each step this call ran (not of those another pass or process had run) */
+  onStep?: (step: string, o: OfferingRow) => void,
+): Promise<EventOutbox> {
   const outbox: EventOutbox = [];
   const day = 24 * 3600 * 1000;
   const candidates = await db
@@ -48,6 +55,7 @@ export async function runOfferingSteps(db: Db, now: Date, market?: MarketDataPro
       if (!fresh) throw new Error(`offering ${o.id} vanished`);
       return work(tx, fresh);
     });
+    if (result.ran) onStep?.(step, o);
     return result.ran || (await hasRun(db, OFFERING_JOB, key));
   };
   for (const candidate of candidates) {
@@ -77,5 +85,17 @@ export async function runOfferingSteps(db: Db, now: Date, market?: MarketDataPro
 
 export const offeringJob: ScheduledJob = {
   name: OFFERING_JOB,
-  run: (app: FastifyInstance, deps) => runOfferingSteps(app.ctx.db, deps.clock.now(), app.ctx.market),
+  run: async (app: FastifyInstance, deps) => {
+    // a draw reveals the seed a listing's first day is drawn from (ADR 0035): every process reloads its listings
+    const drawn = new Set<number>();
+    const outbox = await runOfferingSteps(app.ctx.db, deps.clock.now(), app.ctx.market, (step, o) => {
+      if (o.kind === 'ipo' && (step === 'draw' || step === 'list')) drawn.add(o.id);
+    });
+    if (drawn.size > 0) {
+      await publishListings(app.ctx).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not publish the listed IPOs');
+      });
+    }
+    return outbox;
+  },
 };

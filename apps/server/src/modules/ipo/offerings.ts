@@ -24,7 +24,8 @@ import { audit } from '../console/audit.js';
 import { lockUser, postEntry, userBalances } from '../ledger/ledger.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
 import { requireTradingAccount } from '../opening/brokerage.js';
-import { movingAverage, readAccountAndHoldings } from '../tax/accounts.js';
+import { heldAccounts, movingAverage, readAccountAndHoldings, resolveTaxAccount } from '../tax/accounts.js';
+import { checkNisaBuy, nisaQuota } from '../tax/nisa.js';
 import { draw, fallbackWinners, listHash, seedHash, type DrawApplication } from './draw.js';
 
 export type OfferingRow = typeof offerings.$inferSelect;
@@ -99,6 +100,7 @@ export function applicationView(o: OfferingRow, a: ApplicationRow): TApplication
     amount_due: amountDue(o, a),
     amount_paid: sen(a.amountPaid),
     reserved: sen(a.reserved),
+    account: a.taxAccount,
     created_at: a.createdAt.toISOString(),
   };
 }
@@ -397,6 +399,11 @@ export async function applyFor(
     );
   if (existing) throw new AppError('OFFERING_ALREADY_APPLIED');
   const amount = input.units * o.unitShares * reservePrice(o, bid);
+  // the account the shares go into (ADR 0035): the customer's default unless chosen; a NISA application takes
+  // its amount from the growth quota now (counted as pending until delivery, checked again then)
+  const { choice } = await readAccountAndHoldings(tx, userId, o.code);
+  const account = resolveTaxAccount(choice, input.account, false, deps.locale);
+  if (account === 'nisa') await checkNisaBuy(tx, userId, sen(amount), now, deps.locale);
   const { cash } = await userBalances(tx, userId);
   if (amount > cash) {
     throw new AppError('OFFERING_INSUFFICIENT_CASH', {
@@ -414,6 +421,7 @@ export async function applyFor(
       bidPrice: bid,
       state: 'applied',
       reserved: amount,
+      taxAccount: account,
       createdAt: now,
       updatedAt: now,
     })
@@ -618,15 +626,46 @@ export async function closeWindow(
   return { applications: frozen.length, list_hash: hash, below_offer: below.length };
 }
 
-/** Writes a delivered holding (現物) at the offer price into the customer's default account (NISA → 特定). */
-async function deliver(tx: Tx, o: OfferingRow, a: ApplicationRow, now: Date): Promise<number> {
+/**
+ * Writes a delivered holding (現物) at the offer price into the application's account (ADR 0035). NISA is
+ * checked against the growth quota again: the quota already counts this application as pending, so it still
+ * fits when nothing is over its limit; when something is, the shares go to 特定 (一般 without a specific
+ * account), the application records where they went, and the customer is told. An application from before the
+ * choice (no account) follows the old rule: the default account, NISA → 特定.
+ */
+async function deliver(
+  tx: Tx,
+  o: OfferingRow,
+  a: ApplicationRow,
+  now: Date,
+  outbox: EventOutbox,
+): Promise<{ positionId: number; account: 'specific' | 'general' | 'nisa' }> {
   const shares = a.wonUnits * o.unitShares;
   const price = sen(o.offerPrice ?? 0);
   const bookValue = sen(shares * price);
   const { choice, holdings } = await readAccountAndHoldings(tx, a.userId, o.code);
-  const preferred = choice?.defaultAccount ?? 'specific';
-  const account =
-    preferred === 'nisa' ? (choice?.specificAccount === 'none' ? 'general' : 'specific') : preferred;
+  const taxable = heldAccounts(choice).includes('specific') ? 'specific' : 'general';
+  let account = a.taxAccount ?? choice?.defaultAccount ?? 'specific';
+  if (account === 'nisa' && a.taxAccount === null) account = taxable;
+  if (account === 'nisa' && !heldAccounts(choice).includes('nisa')) account = taxable;
+  if (account === 'nisa') {
+    const q = await nisaQuota(tx, a.userId, now);
+    const fits =
+      q.annual_used <= q.annual_limit &&
+      q.lifetime_used <= q.growth_lifetime_limit &&
+      q.lifetime_used <= q.lifetime_limit;
+    if (!fits) {
+      account = taxable;
+      await notify(
+        tx,
+        outbox,
+        a.userId,
+        'offering.nisa_fallback',
+        { code: o.code, shares, offering_id: o.id },
+        now,
+      );
+    }
+  }
   const held = holdings.find((h) => h.account === account);
   if (held) {
     await tx
@@ -637,7 +676,7 @@ async function deliver(tx: Tx, o: OfferingRow, a: ApplicationRow, now: Date): Pr
         bookValue: sql`${positions.bookValue} + ${bookValue}`,
       })
       .where(eq(positions.id, held.id));
-    return held.id;
+    return { positionId: held.id, account };
   }
   const [p] = await tx
     .insert(positions)
@@ -656,7 +695,7 @@ async function deliver(tx: Tx, o: OfferingRow, a: ApplicationRow, now: Date): Pr
     })
     .returning({ id: positions.id });
   if (!p) throw new Error('position was not written');
-  return p.id;
+  return { positionId: p.id, account };
 }
 
 /**
@@ -719,10 +758,18 @@ export async function runDraw(tx: Tx, o: OfferingRow, now: Date, outbox: EventOu
           { house: 'market_settlement', amount: sen(due) },
         ],
       });
-      const positionId = await deliver(tx, o, { ...a, wonUnits: units }, now);
+      const { positionId, account } = await deliver(tx, o, { ...a, wonUnits: units }, now, outbox);
       await tx
         .update(offeringApplications)
-        .set({ state: 'approved', wonUnits: units, reserved: 0, amountPaid: due, positionId, updatedAt: now })
+        .set({
+          state: 'approved',
+          wonUnits: units,
+          reserved: 0,
+          amountPaid: due,
+          positionId,
+          taxAccount: account,
+          updatedAt: now,
+        })
         .where(eq(offeringApplications.id, a.id));
       await notify(
         tx,
@@ -775,10 +822,10 @@ export async function listShares(tx: Tx, o: OfferingRow, now: Date, outbox: Even
     .orderBy(asc(offeringApplications.userId));
   for (const a of paid) {
     await lockUser(tx, a.userId);
-    const positionId = await deliver(tx, o, a, now);
+    const { positionId, account } = await deliver(tx, o, a, now, outbox);
     await tx
       .update(offeringApplications)
-      .set({ positionId, updatedAt: now })
+      .set({ positionId, taxAccount: account, updatedAt: now })
       .where(eq(offeringApplications.id, a.id));
     await notify(
       tx,

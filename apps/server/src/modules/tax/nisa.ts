@@ -9,12 +9,15 @@ import { taxYearOf, taxYearStart } from './realize.js';
  * NISA's 成長投資枠 (ADR 0021). Quota counts at purchase price (principal, fees excluded in the yearly
  * quota): this year's filled NISA purchases and the estimates of pending NISA buy orders. The lifetime limit
  * counts the book value of NISA holdings, the book value sold this year (it returns on January 1) and the
- * pending orders.
+ * pending orders. IPO and distribution applications into NISA (ADR 0035) count like orders: their amount held is
+ * pending until delivery, and what was paid for shares delivered into NISA this year counts as bought.
  */
 
 interface UsageRow {
   bought: string;
   pending: string;
+  offering_bought: string;
+  offering_pending: string;
   held: string;
   sold: string;
 }
@@ -27,6 +30,13 @@ const usageStatement = statement<{ userId: number; yearStart: Date }, UsageRow>(
         and filled_at >= ${p('yearStart')}::timestamptz)::text as bought,
       (select coalesce(sum(principal), 0) from orders where user_id = ${p('userId')}::int
         and tax_account = 'nisa' and kind = 'open' and side = 'buy' and status = 'pending')::text as pending,
+      (select coalesce(sum(amount_paid), 0) from offering_applications where user_id = ${p('userId')}::int
+        and tax_account = 'nisa' and state = 'approved' and position_id is not null
+        and updated_at >= ${p('yearStart')}::timestamptz)::text as offering_bought,
+      (select coalesce(sum(case when state in ('applied', 'won') then reserved
+          when state = 'approved' and position_id is null then amount_paid else 0 end), 0)
+        from offering_applications where user_id = ${p('userId')}::int
+        and tax_account = 'nisa')::text as offering_pending,
       (select coalesce(sum(book_value), 0) from positions where user_id = ${p('userId')}::int
         and tax_account = 'nisa' and status = 'holding')::text as held,
       (select coalesce(sum(book_value), 0) from positions where user_id = ${p('userId')}::int
@@ -45,9 +55,9 @@ export async function nisaQuota(
   const year = taxYearOf(now);
   const [row] = await run(db, usageStatement, { userId, yearStart: taxYearStart(year) });
   const n = (v: string | undefined) => sen(BigInt(v ?? '0'));
-  const pending = n(row?.pending);
+  const pending = sen(n(row?.pending) + n(row?.offering_pending));
   const annualLimit = yen(s.nisa_annual_growth_limit_yen);
-  const annualUsed = sen(n(row?.bought) + pending);
+  const annualUsed = sen(n(row?.bought) + n(row?.offering_bought) + pending);
   const lifetimeLimit = yen(s.nisa_lifetime_limit_yen);
   const growthLimit = yen(s.nisa_growth_lifetime_limit_yen);
   const sold = n(row?.sold);

@@ -135,6 +135,7 @@ function OfferingCard({
   const client = useQueryClient();
   const [units, setUnits] = useState('1');
   const [bid, setBid] = useState('');
+  const [account, setAccount] = useState<'' | 'specific' | 'general' | 'nisa'>('');
   const [busy, setBusy] = useState(false);
   // the draw record and what this browser's own recomputation found in it ([] when every field matches)
   const [record, setRecord] = useState<{ record: TDrawRecord; problems: DrawProblem[] } | null>(null);
@@ -289,6 +290,7 @@ function OfferingCard({
                       body: {
                         units: Number(units),
                         bid_price: bidYen === null ? null : sen(Math.round(bidYen * 100)),
+                        ...(account === '' ? {} : { account }),
                       },
                     },
                     newIdempotencyKey(),
@@ -323,6 +325,23 @@ function OfferingCard({
                 />
               </label>
             )}
+            <label style={{ display: 'block' }}>
+              {t('ipo.accountLabel')}{' '}
+              <select
+                value={account}
+                onChange={(e) => {
+                  const v = e.target.value;
+                  setAccount(v === 'specific' || v === 'general' || v === 'nisa' ? v : '');
+                }}
+                data-testid="apply-account"
+              >
+                <option value="">{t('ipo.accountDefault')}</option>
+                <option value="specific">{t('ipo.accountSpecific')}</option>
+                <option value="general">{t('ipo.accountGeneral')}</option>
+                <option value="nisa">{t('ipo.accountNisa')}</option>
+              </select>
+            </label>
+            {account === 'nisa' && <p className="muted">{t('ipo.accountNote')}</p>}
             <Button type="submit" size="small" color="primary" disabled={busy} data-testid="apply">
               {t('ipo.apply')}
             </Button>

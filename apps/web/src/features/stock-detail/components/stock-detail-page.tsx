@@ -123,7 +123,13 @@ function StockHeader({ info }: { info: StockInfo }) {
       <SimulatedBadge />
       {info.price_basis !== null && (
         <p className="stock-header__basis" data-testid="price-basis">
-          {t(info.price_basis === 'calibrated' ? 'stock.priceBasisCalibrated' : 'stock.priceBasisDerived')}
+          {t(
+            info.price_basis === 'calibrated'
+              ? 'stock.priceBasisCalibrated'
+              : info.price_basis === 'ipo'
+                ? 'stock.priceBasisIpo'
+                : 'stock.priceBasisDerived',
+          )}
         </p>
       )}
     </header>

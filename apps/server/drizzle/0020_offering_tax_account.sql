@@ -1,0 +1,1 @@
+ALTER TABLE "offering_applications" ADD COLUMN "tax_account" text;
