@@ -1,12 +1,17 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { serviceWorker } from './sw/plugin';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/japan1/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // the installable app's service worker, dist/sw.js (issue 21, ADR 0039)
+    serviceWorker(),
+  ],
   resolve: {
     // Resolve the workspace contract package from its TypeScript source.
     conditions: ['@kabuto/source', ...defaultClientConditions],

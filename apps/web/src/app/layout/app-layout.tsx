@@ -5,9 +5,11 @@ import { TAB_ORDER } from '@/shared/navigation/routes';
 import { useTradingEvents } from '@/domains/trading/use-trading-events';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
+import { OfflineBanner } from './offline-banner';
 import { ReconnectingBanner } from './reconnecting-banner';
 import { StaleQuotesBanner } from './stale-quotes-banner';
 import { AppTabBar } from './tab-bar';
+import { UpdateBanner } from './update-banner';
 
 /** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
 export function AppLayout() {
@@ -22,6 +24,8 @@ export function AppLayout() {
   return (
     <div className={`app-shell${isTab ? ' app-shell--tabs' : ''}`}>
       <AppNavBar title={title} showBack={!isTab && handle?.noBack !== true} />
+      <OfflineBanner />
+      <UpdateBanner />
       <ReconnectingBanner />
       <StaleQuotesBanner />
       <main className="app-main" id="main">
