@@ -197,6 +197,7 @@ export const en = {
     label: 'Price chart, {{period}}',
     empty: 'No bars for this period yet.',
     loading: 'Loading the chart...',
+    summary: '{{chart}}: last {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Market news will appear here.',

@@ -195,6 +195,7 @@ export const es = {
     label: 'Gráfico de precios, {{period}}',
     empty: 'Todavía no hay barras para este periodo.',
     loading: 'Cargando el gráfico...',
+    summary: '{{chart}}: último {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Aquí aparecerán las noticias del mercado.',

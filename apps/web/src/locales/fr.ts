@@ -199,6 +199,7 @@ export const fr = {
     label: 'Graphique des cours, {{period}}',
     empty: 'Pas encore de barres pour cette période.',
     loading: 'Chargement du graphique...',
+    summary: '{{chart}} : dernier cours {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Les actualités des marchés apparaîtront ici.',

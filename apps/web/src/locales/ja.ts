@@ -193,6 +193,7 @@ export const ja = {
     label: '株価チャート（{{period}}）',
     empty: 'この期間の足はまだありません。',
     loading: 'チャートを読み込んでいます...',
+    summary: '{{chart}}：現在値 {{price}}、前日比 {{change}}（{{pct}}）',
   },
   news: {
     intro: 'マーケットニュースがここに表示されます。',

@@ -190,6 +190,7 @@ export const zhHans = {
     label: '价格图表（{{period}}）',
     empty: '该周期暂无K线。',
     loading: '正在加载图表...',
+    summary: '{{chart}}：最新价 {{price}}，涨跌 {{change}}（{{pct}}）',
   },
   news: {
     intro: '市场资讯将显示在这里。',

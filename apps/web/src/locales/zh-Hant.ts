@@ -190,6 +190,7 @@ export const zhHant = {
     label: '價格圖表（{{period}}）',
     empty: '此週期尚無K線。',
     loading: '正在載入圖表...',
+    summary: '{{chart}}：最新價 {{price}}，漲跌 {{change}}（{{pct}}）',
   },
   news: {
     intro: '市場資訊將顯示在這裡。',
