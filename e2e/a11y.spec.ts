@@ -113,7 +113,7 @@ test('the checks can fail: a button with no name, a 30 px control and a missing 
     probe.id = 'a11y-probe';
     probe.type = 'submit';
     probe.className = 'a11y-probe';
-    probe.style.cssText = 'width:30px;height:30px;outline:none;box-shadow:none';
+    probe.style.cssText = 'width:30px;height:30px;min-height:0;outline:none;box-shadow:none';
     main?.prepend(probe);
   });
   const problems = [...(await axeProblems(page)), ...(await smallTargets(page))];
