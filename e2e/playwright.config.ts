@@ -37,6 +37,9 @@ export default defineConfig({
     ...devices['Pixel 7'],
     viewport: { width: 390, height: 844 },
     locale: 'ja-JP',
+    // the app's service worker (ADR 0039) is tested in pwa.spec.ts; elsewhere it is kept out, so that a flow's
+    // page.route() sees every request the page makes
+    serviceWorkers: 'block',
     timezoneId: 'Asia/Tokyo',
     trace: 'retain-on-failure',
     launchOptions: {

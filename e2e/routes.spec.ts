@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { route } from './support/app.js';
+import { ROUTES } from './support/route-table.js';
 
 /**
  * The route table walk (issue 19): every route of the specification (and the few of ours) opened in all six
@@ -14,52 +15,6 @@ import { route } from './support/app.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const DEMO = { phone: '09000000001', password: 'demo1234' };
 const SCREEN = { width: 390, height: 844 };
-
-/** The specification's §2 routes with the query each needs, then ours (PTS, tax, the loan records...). */
-const ROUTES = [
-  '/pages/index/index',
-  '/pages/market/market',
-  '/pages/jiaoyi/jiaoyi',
-  '/pages/record/record',
-  '/pages/user/user',
-  '/subPackages/login/login',
-  '/subPackages/register/register',
-  '/subPackages/order/order?tab=holding',
-  '/subPackages/order/order?tab=closed',
-  '/subPackages/order/order?tab=pending',
-  '/subPackages/order/order?tab=ipo',
-  '/subPackages/message/message',
-  '/subPackages/index/gupiaoDetail/gupiaoDetail?code=7203',
-  '/subPackages/index/rinei/index',
-  '/subPackages/index/ipo/ipo',
-  '/subPackages/index/dadan/dadan',
-  '/subPackages/index/hongli/hongli',
-  '/subPackages/index/gendan/gendan',
-  '/subPackages/index/gendan/record',
-  '/subPackages/index/rongzi/rongzi',
-  '/subPackages/index/rongzi/record',
-  '/subPackages/deal/userDeal',
-  '/subPackages/deal/loanDeal',
-  '/subPackages/jiaoyi/jiaoyiDetail/jiaoyiDetail?order_no=UNKNOWN',
-  '/subPackages/bankAccount/bankAccount',
-  '/subPackages/bankAccount/accountLog',
-  '/subPackages/search/search',
-  '/subPackages/webview/webview?url=https%3A%2F%2Fwww.fsa.go.jp%2F',
-  '/subPackages/withdrawal/withdrawal',
-  '/subPackages/real_name/real_name',
-  '/subPackages/seting/seting',
-  '/subPackages/details/details?id=1',
-  '/subPackages/recharge/recharge',
-  '/subPackages/transactionPassions/transactionPassions',
-  '/subPackages/switchLanguage/switchLanguage',
-  '/subPackages/customerService/customerService',
-  '/subPackages/changePassword/changePassword',
-  '/subPackages/passkeys/passkeys',
-  '/subPackages/passkeys/sessions',
-  '/subPackages/transactionLog/transactionLog',
-  '/subPackages/index/pts/pts',
-  '/subPackages/tax/tax',
-] as const;
 
 const LANGS = [
   ['jp', 'ja'],

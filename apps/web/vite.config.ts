@@ -2,13 +2,19 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { moduleSizes } from './build/module-sizes';
+import { serviceWorker } from './sw/plugin';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/japan1/',
-  // The modules of each chunk and their sizes, for the first-load size check (scripts/first-load.mjs).
-  plugins: [react(), moduleSizes(fileURLToPath(new URL('./.vite/module-sizes.json', import.meta.url)))],
+  plugins: [
+    react(),
+    // The modules of each chunk and their sizes, for the first-load size check (scripts/first-load.mjs).
+    moduleSizes(fileURLToPath(new URL('./.vite/module-sizes.json', import.meta.url))),
+    // the installable app's service worker, dist/sw.js (issue 21, ADR 0039)
+    serviceWorker(),
+  ],
   resolve: {
     // Resolve the workspace contract package from its TypeScript source.
     conditions: ['@kabuto/source', ...defaultClientConditions],

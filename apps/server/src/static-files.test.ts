@@ -16,6 +16,8 @@ writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kabuto</title>');
 writeFileSync(join(dist, 'assets', 'index-BSs2teJV.js'), script);
 writeFileSync(join(dist, 'assets', 'index-BSs2teJV.js.br'), brotliCompressSync(script));
 writeFileSync(join(dist, 'assets', 'index-BSs2teJV.js.gz'), gzipSync(script));
+writeFileSync(join(dist, 'sw.js'), "self.addEventListener('fetch', () => undefined);");
+writeFileSync(join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Kabuto', start_url: '/japan1/' }));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,6 +59,23 @@ describe('the built web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(response.rawPayload).toString()).toContain('<title>Kabuto</title>');
+  });
+});
+
+describe('the installable app', () => {
+  it('revalidates the service worker on every load, so a deployed version is found at once', async () => {
+    const response = await t.app.inject({ url: '/japan1/sw.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-type']).toContain('javascript');
+  });
+
+  it('sends the manifest as application/manifest+json, revalidated', async () => {
+    const response = await t.app.inject({ url: '/japan1/manifest.webmanifest' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.json()).toHaveProperty('start_url', '/japan1/');
   });
 });
 

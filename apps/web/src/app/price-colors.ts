@@ -1,8 +1,9 @@
 import { priceColorsOf } from '@/shared/session/session-store';
 import { sessionStore } from '@/shared/session/session';
 
-const RED = '#e0301e';
-const GREEN = '#1a9a4b';
+// AA contrast (4.5:1) on white and on the pages' grey (#f5f5f5) as text: issue 21
+const RED = '#d02a1a';
+const GREEN = '#15803d';
 
 /** Keeps the CSS variables --rise and --fall in line with the price colour setting. */
 export function installPriceColors(): void {

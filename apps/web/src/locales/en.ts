@@ -27,6 +27,11 @@ export const en = {
     reconnecting: 'Reconnecting to the server… Your data is safe; this page will update by itself',
     quotesStale:
       'Live prices are interrupted: the prices shown may be out of date. They will update as soon as the feed resumes',
+    offline: "You're offline. Prices and balances can't be shown until the connection is back",
+    offlineAsOf: "You're offline. The prices and balances shown are as of {{time}} and are not updating",
+    updateReady:
+      'A new version of the app is available. Reload once you have finished any order you are entering',
+    updateReload: 'Reload',
   },
   tabs: {
     label: 'Main menu',
@@ -194,6 +199,7 @@ export const en = {
     label: 'Price chart, {{period}}',
     empty: 'No bars for this period yet.',
     loading: 'Loading the chart...',
+    summary: '{{chart}}: last {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Market news will appear here.',

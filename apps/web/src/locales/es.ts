@@ -24,6 +24,11 @@ export const es = {
     reconnecting: 'Reconectando con el servidor… Sus datos están a salvo; esta página se actualizará sola',
     quotesStale:
       'Las cotizaciones en directo están interrumpidas: los precios mostrados pueden no estar actualizados. Se actualizarán en cuanto se reanude el flujo',
+    offline: 'Está sin conexión. Los precios y saldos no se pueden mostrar hasta que vuelva la conexión',
+    offlineAsOf:
+      'Está sin conexión. Los precios y saldos mostrados son de las {{time}} y no se están actualizando',
+    updateReady: 'Hay una nueva versión de la app. Recargue cuando termine la orden que esté introduciendo',
+    updateReload: 'Recargar',
   },
   tabs: {
     label: 'Menú principal',
@@ -192,6 +197,7 @@ export const es = {
     label: 'Gráfico de precios, {{period}}',
     empty: 'Todavía no hay barras para este periodo.',
     loading: 'Cargando el gráfico...',
+    summary: '{{chart}}: último {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Aquí aparecerán las noticias del mercado.',

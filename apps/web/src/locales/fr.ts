@@ -25,6 +25,13 @@ export const fr = {
       'Reconnexion au serveur… Vos données sont en sécurité ; cette page se mettra à jour d’elle-même',
     quotesStale:
       'Les cours en direct sont interrompus : les prix affichés peuvent ne pas être à jour. Ils se mettront à jour dès la reprise du flux',
+    offline:
+      'Vous êtes hors ligne. Les cours et les soldes ne peuvent pas s’afficher avant le retour de la connexion',
+    offlineAsOf:
+      'Vous êtes hors ligne. Les cours et les soldes affichés datent de {{time}} et ne sont plus mis à jour',
+    updateReady:
+      'Une nouvelle version de l’application est disponible. Rechargez une fois terminé l’ordre en cours de saisie',
+    updateReload: 'Recharger',
   },
   tabs: {
     label: 'Menu principal',
@@ -194,6 +201,7 @@ export const fr = {
     label: 'Graphique des cours, {{period}}',
     empty: 'Pas encore de barres pour cette période.',
     loading: 'Chargement du graphique...',
+    summary: '{{chart}} : dernier cours {{price}}, {{change}} ({{pct}})',
   },
   news: {
     intro: 'Les actualités des marchés apparaîtront ici.',

@@ -23,6 +23,10 @@ export const zhHans = {
   connection: {
     reconnecting: '正在重新连接服务器…您的数据安全无虞，本页面将自动更新',
     quotesStale: '实时行情推送已中断，当前显示的价格可能不是最新的。推送恢复后将自动更新',
+    offline: '您已离线。网络恢复前无法显示股价和余额',
+    offlineAsOf: '您已离线。当前显示的股价和余额为{{time}}时的数据，不会更新',
+    updateReady: '应用有新版本可用。请在完成正在填写的订单后重新加载',
+    updateReload: '重新加载',
   },
   tabs: {
     label: '主菜单',
@@ -188,6 +192,7 @@ export const zhHans = {
     label: '价格图表（{{period}}）',
     empty: '该周期暂无K线。',
     loading: '正在加载图表...',
+    summary: '{{chart}}：最新价 {{price}}，涨跌 {{change}}（{{pct}}）',
   },
   news: {
     intro: '市场资讯将显示在这里。',

@@ -23,6 +23,10 @@ export const zhHant = {
   connection: {
     reconnecting: '正在重新連線至伺服器…您的資料安全無虞，本頁面將自動更新',
     quotesStale: '即時報價推送已中斷，目前顯示的價格可能不是最新的。推送恢復後將自動更新',
+    offline: '您已離線。網路恢復前無法顯示股價和餘額',
+    offlineAsOf: '您已離線。目前顯示的股價和餘額為{{time}}時的資料，不會更新',
+    updateReady: '應用程式有新版本可用。請在完成正在輸入的委託後重新載入',
+    updateReload: '重新載入',
   },
   tabs: {
     label: '主選單',
@@ -188,6 +192,7 @@ export const zhHant = {
     label: '價格圖表（{{period}}）',
     empty: '此週期尚無K線。',
     loading: '正在載入圖表...',
+    summary: '{{chart}}：最新價 {{price}}，漲跌 {{change}}（{{pct}}）',
   },
   news: {
     intro: '市場資訊將顯示在這裡。',

@@ -4,8 +4,10 @@ import { Outlet, useLocation, useMatches } from 'react-router';
 import { TAB_ORDER } from '@/shared/navigation/routes';
 import { isRouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
+import { OfflineBanner } from './offline-banner';
 import { ReconnectingBanner } from './reconnecting-banner';
 import { AppTabBar } from './tab-bar';
+import { UpdateBanner } from './update-banner';
 
 /** The live events and the stale-quotes line, loaded after the first paint (shell-effects.tsx). */
 const ShellEffects = lazy(() => import('./shell-effects'));
@@ -21,6 +23,8 @@ export function AppLayout() {
   return (
     <div className={`app-shell${isTab ? ' app-shell--tabs' : ''}`}>
       <AppNavBar title={title} showBack={!isTab && handle?.noBack !== true} />
+      <OfflineBanner />
+      <UpdateBanner />
       <ReconnectingBanner />
       <Suspense fallback={null}>
         <ShellEffects />

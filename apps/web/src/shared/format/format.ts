@@ -54,3 +54,8 @@ export function formattersFor(locale: Locale): {
     date: (iso) => formatDate(iso, locale),
   };
 }
+
+/** The time of day in Tokyo, hours and minutes ("10:32"): when a shown value last came from the server. */
+export function formatTime(instant: Date, locale: Locale): string {
+  return dateTimeFormat(locale, { timeZone: MARKET_TIME_ZONE, timeStyle: 'short' }).format(instant);
+}

@@ -77,14 +77,14 @@ export default function StockChart(props: StockChartProps) {
   /** The forming bar as last drawn by a tick (null after the bars were drawn from a fetch). */
   const drawnRef = useRef<DrawnTick | null>(null);
   const fittedRef = useRef(false);
-  const colorsRef = useRef({ rise: '#e0301e', fall: '#1a9a4b' });
+  const colorsRef = useRef({ rise: '#d02a1a', fall: '#15803d' });
 
   // Create the chart once per instance (period, decimals and locale are part of the parent's key).
   useEffect(() => {
     const container = containerRef.current;
     if (container === null) return;
-    const rise = cssColor('--rise', '#e0301e');
-    const fall = cssColor('--fall', '#1a9a4b');
+    const rise = cssColor('--rise', '#d02a1a');
+    const fall = cssColor('--fall', '#15803d');
     colorsRef.current = { rise, fall };
     const calendar = isCalendarPeriod(period);
     const chart = createChart(container, {
@@ -349,18 +349,23 @@ export default function StockChart(props: StockChartProps) {
   }, [bars, quote, indicators]);
 
   const extraPanes = (withMacd ? 1 : 0) + (withRsi ? 1 : 0);
+  // a figure named by its caption (the period, the latest price and change), not role="img": the chart
+  // library puts a link of its own inside, which an image may not hold (axe: nested-interactive)
   return (
-    <div
-      ref={containerRef}
-      style={{ height: PRICE_PANE_PX + extraPanes * INDICATOR_PANE_PX }}
-      data-indicators={INDICATOR_ORDER.filter((id) => indicators[id]).join(' ')}
-      className="stock-chart"
-      role="img"
-      aria-label={label}
-      data-testid="stock-chart"
-      data-period={period}
-      data-bars={bars.length}
-    />
+    <figure className="stock-chart-figure">
+      <div
+        ref={containerRef}
+        style={{ height: PRICE_PANE_PX + extraPanes * INDICATOR_PANE_PX }}
+        data-indicators={INDICATOR_ORDER.filter((id) => indicators[id]).join(' ')}
+        className="stock-chart"
+        data-testid="stock-chart"
+        data-period={period}
+        data-bars={bars.length}
+      />
+      <figcaption className="visually-hidden" data-testid="stock-chart-summary">
+        {label}
+      </figcaption>
+    </figure>
   );
 }
 

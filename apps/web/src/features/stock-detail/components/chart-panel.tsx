@@ -4,6 +4,7 @@ import { DotLoading } from 'antd-mobile';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { barsQuery } from '@/domains/market/market-api';
+import { formatChangeBp, formatPrice, formatSignedPrice } from '@/shared/format/price';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { isCalendarPeriod } from '../chart/chart-data';
 import {
@@ -139,9 +140,20 @@ function LiveStockChart(props: {
   label: string;
   indicators: IndicatorChoice;
 }) {
-  const { code, ...rest } = props;
+  const { code, label, ...rest } = props;
+  const { t } = useTranslation();
   const quote = useStock(code, selectQuote).data ?? null;
-  return <StockChart {...rest} quote={quote} />;
+  // the chart's text alternative (issue 21): its period, then the latest price and change
+  const summary =
+    quote === null
+      ? label
+      : t('chart.summary', {
+          chart: label,
+          price: formatPrice(quote.last, props.priceDecimals, props.locale),
+          change: formatSignedPrice(quote.change, props.priceDecimals, props.locale),
+          pct: formatChangeBp(quote.change_bp, props.locale),
+        });
+  return <StockChart {...rest} label={summary} quote={quote} />;
 }
 
 function ChartLoading() {
