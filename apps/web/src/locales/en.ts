@@ -1421,6 +1421,12 @@ export const en = {
       a8: "Questions and complaints: customer service, from the app's customer service page.",
     },
   },
+  datePicker: {
+    choose: 'Choose a date',
+    clear: 'Clear',
+    clearNamed: 'Clear “{{name}}”',
+    done: 'Done',
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -1428,4 +1428,10 @@ export const es = {
       a8: 'Preguntas y reclamaciones: atención al cliente, desde la página de atención al cliente de la aplicación.',
     },
   },
+  datePicker: {
+    choose: 'Elegir una fecha',
+    clear: 'Borrar',
+    clearNamed: 'Borrar «{{name}}»',
+    done: 'Aceptar',
+  },
 } as const satisfies UiMessages;

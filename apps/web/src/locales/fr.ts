@@ -1438,4 +1438,10 @@ export const fr = {
       a8: 'Questions et réclamations : service client, depuis la page service client de l’application.',
     },
   },
+  datePicker: {
+    choose: 'Choisir une date',
+    clear: 'Effacer',
+    clearNamed: 'Effacer « {{name}} »',
+    done: 'Valider',
+  },
 } as const satisfies UiMessages;

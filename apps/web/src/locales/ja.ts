@@ -1406,4 +1406,10 @@ export const ja = {
       a8: 'ご質問・苦情は、アプリのカスタマーサービスページからお問い合わせください。',
     },
   },
+  datePicker: {
+    choose: '日付を選択',
+    clear: 'クリア',
+    clearNamed: '「{{name}}」をクリア',
+    done: '決定',
+  },
 } as const satisfies UiMessages;

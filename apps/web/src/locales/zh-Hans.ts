@@ -1377,4 +1377,10 @@ export const zhHans = {
       a8: '如有疑问或投诉，请通过应用内的客服页面联系我们。',
     },
   },
+  datePicker: {
+    choose: '选择日期',
+    clear: '清除',
+    clearNamed: '清除“{{name}}”',
+    done: '确定',
+  },
 } as const satisfies UiMessages;

@@ -1376,4 +1376,10 @@ export const zhHant = {
       a8: '如有疑問或申訴，請透過應用程式的客服頁面與我們聯絡。',
     },
   },
+  datePicker: {
+    choose: '選擇日期',
+    clear: '清除',
+    clearNamed: '清除「{{name}}」',
+    done: '確定',
+  },
 } as const satisfies UiMessages;
