@@ -52,6 +52,8 @@ const ROUTES = [
   '/subPackages/recharge/recharge',
   '/subPackages/transactionPassions/transactionPassions',
   '/subPackages/switchLanguage/switchLanguage',
+  '/subPackages/confirm/confirm',
+  '/subPackages/confirm/confirm?application=999999999',
   '/subPackages/customerService/customerService',
   '/subPackages/changePassword/changePassword',
   '/subPackages/passkeys/passkeys',

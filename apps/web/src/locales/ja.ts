@@ -1412,4 +1412,23 @@ export const ja = {
     clearNamed: '「{{name}}」をクリア',
     done: '決定',
   },
+  confirmPurchase: {
+    title: '購入意思表示',
+    intro:
+      'IPOに当選しました。内容をご確認のうえ、購入期限までに「購入する」か「辞退する」をお選びください。',
+    listIntro: '当選したIPOのうち、購入意思表示がまだの銘柄です。',
+    noneWaiting: '購入意思表示が必要な銘柄はありません。',
+    notFound: 'この当選は見つかりませんでした。IPOのページからお選びください。',
+    toIpo: 'IPOのページへ',
+    wonShares: '当選数量',
+    reserved: '申込時の拘束金額',
+    fromCash: 'お預り金から支払う金額',
+    available: '買付余力',
+    lapseNote: '購入期限までにお手続きがない場合、当選は失効し、購入できなくなります。',
+    shortfall: '{{amount}}不足しています。入金してから購入してください。',
+    deposit: '入金する',
+    buy: '購入する（{{amount}}）',
+    declineAsk: '{{name}}の当選を辞退しますか？辞退は取り消せません。',
+    answered: 'この当選は「{{state}}」です。購入意思表示はできません。',
+  },
 } as const satisfies UiMessages;
