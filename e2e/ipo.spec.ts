@@ -197,8 +197,21 @@ for (const lang of ['jp', 'en'] as const) {
     await signIn(page, lang);
     await page.goto(route(IPO));
     await expect(card.getByTestId('application-state')).toHaveText(x.won);
+    // 購入意思表示: the purchase is confirmed on its own screen (the confirm page) with what it costs
     await card.getByTestId('confirm-purchase').click();
+    await expect(page).toHaveURL(/\/subPackages\/confirm\/confirm\?application=\d+/);
+    const confirmPage = page.getByTestId('confirm-purchase-page');
+    await expect(confirmPage).toContainText(ipoCode);
+    await expect(confirmPage.getByTestId('confirm-amount-due')).toContainText('110,000');
+    await expectAxeClean(page);
+    await confirmPage.getByTestId('confirm-submit').click();
+    await expect(page).toHaveURL(new RegExp(IPO));
     await expect(card.getByTestId('application-state')).toHaveText(x.approved);
+    // the confirm page's list of wins waiting for an answer no longer holds this one
+    await page.goto(route('/subPackages/confirm/confirm'));
+    await expect(page.locator('.confirm-page__intro')).toBeVisible();
+    await expect(page.locator('.confirm-page').filter({ hasText: ipoCode })).toHaveCount(0);
+    await page.goto(route(IPO));
     // the winning history lists the win with what was paid
     await expect(
       page.getByTestId('winning-history').getByRole('listitem').filter({ hasText: ipoCode }),

@@ -59,7 +59,7 @@ interface Finding {
 /** What is wrong on the page now: raw keys, overflow, "no data" pictures in another language. */
 async function inspect(page: Page, locale: string): Promise<string[]> {
   // the screen's width, not window.innerWidth: a mobile layout viewport grows to fit what overflows it
-  const { text, overflow, pictures } = await page.evaluate((screenWidth) => {
+  const { text, overflow, pictures, natives } = await page.evaluate((screenWidth) => {
     const root = document.querySelector('#root') ?? document.body;
     // elements whose right edge passes the screen's, unless a horizontally scrolling row holds them
     // (a fixed bar is left out: it is as wide as the layout viewport, which grows with whatever overflows)
@@ -85,6 +85,16 @@ async function inspect(page: Page, locale: string): Promise<string[]> {
       pictures: Array.from(root.querySelectorAll('[data-testid="empty-state"] svg')).map(
         (svg) => svg.getAttribute('data-locale') ?? '',
       ),
+      // the browser's own date, time and file controls speak the browser's language ("mm/dd/yyyy", "Choose
+      // File"): date kinds must not be there at all, a file input only hidden behind the kit's button
+      natives: Array.from(root.querySelectorAll('input'))
+        .filter((input) => {
+          if (['date', 'time', 'month', 'week', 'datetime-local'].includes(input.type)) return true;
+          if (input.type !== 'file') return false;
+          const r = input.getBoundingClientRect();
+          return r.width > 1 && r.height > 1 && getComputedStyle(input).visibility !== 'hidden';
+        })
+        .map((input) => `input[type=${input.type}]`),
     };
   }, SCREEN.width);
   const problems: string[] = [];
@@ -95,6 +105,7 @@ async function inspect(page: Page, locale: string): Promise<string[]> {
   if (overflow.length > 0) problems.push(`wider than the screen: ${overflow.join(', ')}`);
   const foreign = pictures.filter((l) => l !== locale);
   if (foreign.length > 0) problems.push(`"no data" picture in ${foreign.join(', ')}`);
+  if (natives.length > 0) problems.push(`browser-native controls: ${[...new Set(natives)].join(', ')}`);
   return problems;
 }
 
@@ -151,12 +162,14 @@ test('every route in six languages, logged out', async ({ page }) => {
     probe.textContent = 'home.services';
     probe.style.width = '600px';
     probe.innerHTML += '<div data-testid="empty-state"><svg data-locale="fr"></svg></div>';
+    probe.innerHTML += '<input type="date"><input type="file">';
     document.querySelector('#root')?.append(probe);
   });
   expect(await inspect(page, 'ja')).toEqual([
     'raw translation keys: home.services',
     expect.stringMatching(/^wider than the screen: div\.walk-probe/),
     '"no data" picture in fr',
+    'browser-native controls: input[type=date], input[type=file]',
   ]);
   await page.evaluate(() => {
     document.querySelector('#walk-probe')?.remove();

@@ -35,6 +35,8 @@ export const ROUTES = [
   '/subPackages/recharge/recharge',
   '/subPackages/transactionPassions/transactionPassions',
   '/subPackages/switchLanguage/switchLanguage',
+  '/subPackages/confirm/confirm',
+  '/subPackages/confirm/confirm?application=999999999',
   '/subPackages/customerService/customerService',
   '/subPackages/changePassword/changePassword',
   '/subPackages/passkeys/passkeys',

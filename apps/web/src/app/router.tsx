@@ -154,6 +154,9 @@ export const routes: RouteObject[] = [
       page(PAGE_PATHS.message, 'titles.message', () =>
         import('@/features/messages/components/message-page').then((m) => m.MessagePage),
       ),
+      page(PAGE_PATHS.confirm, 'confirmPurchase.title', () =>
+        import('@/features/ipo/components/confirm-page').then((m) => m.ConfirmPage),
+      ),
       page(PAGE_PATHS.customerService, 'titles.customerService', () =>
         import('@/features/customer-service/components/customer-service-page').then(
           (m) => m.CustomerServicePage,

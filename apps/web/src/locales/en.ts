@@ -1436,6 +1436,32 @@ export const en = {
       a8: "Questions and complaints: customer service, from the app's customer service page.",
     },
   },
+  datePicker: {
+    choose: 'Choose a date',
+    clear: 'Clear',
+    clearNamed: 'Clear “{{name}}”',
+    done: 'Done',
+  },
+  confirmPurchase: {
+    title: 'Confirm your IPO purchase',
+    intro:
+      'You won this IPO. Check the details, then choose Purchase or Decline before the purchase deadline.',
+    listIntro: 'IPO wins still waiting for your decision to buy.',
+    noneWaiting: 'No IPO win is waiting for your decision.',
+    notFound: 'This win was not found. Choose it from the IPO page.',
+    toIpo: 'Go to IPOs',
+    wonShares: 'Allocated',
+    reserved: 'Held since you applied',
+    fromCash: 'To pay from your cash now',
+    available: 'Available cash',
+    lapseNote:
+      'If you do nothing before the purchase deadline, the win lapses and you can no longer buy the shares.',
+    shortfall: 'You are {{amount}} short. Deposit first, then purchase.',
+    deposit: 'Deposit',
+    buy: 'Purchase ({{amount}})',
+    declineAsk: 'Decline your allocation of {{name}}? This cannot be undone.',
+    answered: 'This win’s state: “{{state}}”. There is nothing to confirm.',
+  },
 } as const;
 
 type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

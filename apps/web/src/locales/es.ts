@@ -1443,4 +1443,30 @@ export const es = {
       a8: 'Preguntas y reclamaciones: atención al cliente, desde la página de atención al cliente de la aplicación.',
     },
   },
+  datePicker: {
+    choose: 'Elegir una fecha',
+    clear: 'Borrar',
+    clearNamed: 'Borrar «{{name}}»',
+    done: 'Aceptar',
+  },
+  confirmPurchase: {
+    title: 'Confirmar la compra de la OPV',
+    intro:
+      'Le han adjudicado acciones de esta OPV. Revise los datos y elija Comprar o Renunciar antes de que venza el plazo de compra.',
+    listIntro: 'Adjudicaciones de OPV que aún esperan su decisión de compra.',
+    noneWaiting: 'No tiene ninguna adjudicación pendiente de decisión.',
+    notFound: 'No se ha encontrado esta adjudicación. Elíjala desde la página de OPV.',
+    toIpo: 'Ir a las OPV',
+    wonShares: 'Adjudicado',
+    reserved: 'Retenido desde la solicitud',
+    fromCash: 'A pagar ahora con su saldo',
+    available: 'Saldo disponible',
+    lapseNote:
+      'Si no hace nada antes de que venza el plazo, la adjudicación caduca y ya no podrá comprar las acciones.',
+    shortfall: 'Le faltan {{amount}}. Ingrese fondos y después compre.',
+    deposit: 'Ingresar fondos',
+    buy: 'Comprar ({{amount}})',
+    declineAsk: '¿Renunciar a su adjudicación de {{name}}? No se puede deshacer.',
+    answered: 'Estado de esta adjudicación: «{{state}}». No hay nada que confirmar.',
+  },
 } as const satisfies UiMessages;

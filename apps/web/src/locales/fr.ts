@@ -1455,4 +1455,30 @@ export const fr = {
       a8: 'Questions et réclamations : service client, depuis la page service client de l’application.',
     },
   },
+  datePicker: {
+    choose: 'Choisir une date',
+    clear: 'Effacer',
+    clearNamed: 'Effacer « {{name}} »',
+    done: 'Valider',
+  },
+  confirmPurchase: {
+    title: 'Confirmer l’achat de l’introduction en bourse',
+    intro:
+      'Des actions de cette introduction en bourse vous ont été attribuées. Vérifiez les détails, puis choisissez Acheter ou Renoncer avant la date limite d’achat.',
+    listIntro: 'Attributions qui attendent encore votre décision d’achat.',
+    noneWaiting: 'Aucune attribution n’attend votre décision.',
+    notFound: 'Cette attribution est introuvable. Choisissez-la depuis la page des introductions en bourse.',
+    toIpo: 'Voir les introductions en bourse',
+    wonShares: 'Attribué',
+    reserved: 'Bloqué depuis votre demande',
+    fromCash: 'À payer maintenant sur vos espèces',
+    available: 'Espèces disponibles',
+    lapseNote:
+      'Sans réponse de votre part avant la date limite, l’attribution expire et vous ne pourrez plus acheter les actions.',
+    shortfall: 'Il vous manque {{amount}}. Faites un dépôt, puis achetez.',
+    deposit: 'Faire un dépôt',
+    buy: 'Acheter ({{amount}})',
+    declineAsk: 'Renoncer à votre attribution de {{name}} ? C’est définitif.',
+    answered: 'État de cette attribution : « {{state}} ». Il n’y a rien à confirmer.',
+  },
 } as const satisfies UiMessages;

@@ -14,6 +14,7 @@ import { useSession } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { DateField } from '@/shared/ui/date-field';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
@@ -201,7 +202,7 @@ function DepositForm() {
         autoComplete="off"
         maxLength={16}
       />
-      <DateField control={form.control} label={t('recharge.transferDate')} />
+      <TransferDateField control={form.control} label={t('recharge.transferDate')} />
       <PhotoUpload
         key={proofKey}
         label={t('recharge.proof')}
@@ -218,7 +219,7 @@ function DepositForm() {
   );
 }
 
-function DateField({
+function TransferDateField({
   control,
   label,
 }: {
@@ -230,23 +231,16 @@ function DateField({
   const message = fieldState.error?.message;
   return (
     <div className={`text-field${message === undefined ? '' : ' text-field--invalid'}`}>
-      <label className="text-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        ref={(element) => {
-          field.ref(element);
-        }}
-        className="funds-date"
-        type="date"
-        name={field.name}
+      <DateField
+        label={label}
         value={field.value}
         max={tokyoToday()}
         onChange={field.onChange}
         onBlur={field.onBlur}
-        aria-invalid={message !== undefined}
-        aria-describedby={message === undefined ? undefined : `${id}-error`}
+        buttonRef={field.ref}
+        invalid={message !== undefined}
+        describedBy={message === undefined ? undefined : `${id}-error`}
+        testId="transfer-date"
       />
       <FieldError id={`${id}-error`} message={message} />
     </div>

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '@/domains/trading/idempotent';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { navigateTo } from '@/shared/navigation/nav';
 import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
@@ -27,6 +28,7 @@ import {
   ipoKeys,
   offeringsQuery,
 } from '../api/ipo-queries';
+import { confirmPurchaseUrl } from './confirm-page';
 
 /** /subPackages/index/ipo/ipo: IPOs (book-building, draw, purchase, listing). */
 export function IpoPage() {
@@ -252,12 +254,10 @@ function OfferingCard({
                 color="primary"
                 disabled={busy}
                 data-testid="confirm-purchase"
-                onClick={() =>
-                  void run(
-                    () => applicationAction({ id: mine.id, action: 'confirm' }, newIdempotencyKey()),
-                    t('ipo.confirmed'),
-                  )
-                }
+                onClick={() => {
+                  // the purchase is confirmed on its own screen (購入意思表示): figures, deadline, then the answer
+                  navigateTo(confirmPurchaseUrl(mine.id));
+                }}
               >
                 {t('ipo.confirm')}
               </Button>{' '}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { useSession } from '@/shared/session/session';
 import { downloadStatement, movementsQuery, saveBlob, verifyStatement } from '@/domains/trading/trading-api';
+import { DateField } from '@/shared/ui/date-field';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
@@ -43,8 +44,6 @@ function TransactionLog() {
   const [preset, setPreset] = useState<PeriodPreset>('all');
   const [period, setPeriod] = useState<Period>({ from: '', to: '' });
   const kindId = useId();
-  const fromId = useId();
-  const toId = useId();
 
   const filter = {
     kind,
@@ -107,26 +106,26 @@ function TransactionLog() {
           ]}
         />
         <div className="ledger-filters__dates">
-          <label htmlFor={fromId}>{t('ledger.from')}</label>
-          <input
-            id={fromId}
-            type="date"
+          <DateField
+            label={t('ledger.from')}
             value={period.from}
             max={period.to === '' ? undefined : period.to}
-            onChange={(event) => {
+            clearable
+            testId="ledger-from"
+            onChange={(from) => {
               setPreset('custom');
-              setPeriod((p) => ({ ...p, from: event.target.value }));
+              setPeriod((p) => ({ ...p, from }));
             }}
           />
-          <label htmlFor={toId}>{t('ledger.to')}</label>
-          <input
-            id={toId}
-            type="date"
+          <DateField
+            label={t('ledger.to')}
             value={period.to}
             min={period.from === '' ? undefined : period.from}
-            onChange={(event) => {
+            clearable
+            testId="ledger-to"
+            onChange={(to) => {
               setPreset('custom');
-              setPeriod((p) => ({ ...p, to: event.target.value }));
+              setPeriod((p) => ({ ...p, to }));
             }}
           />
         </div>
