@@ -31,7 +31,12 @@ export default defineConfig({
   resolve: { conditions: ['@kabuto/source'] },
   ssr: { resolve: { conditions: ['@kabuto/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
