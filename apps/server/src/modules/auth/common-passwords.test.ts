@@ -9,6 +9,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { commonPasswords, isCommonPassword } from './common-passwords.js';
+import { injectStepped } from '../../test/step-up.js';
 
 /** The shipped list of common and breached passwords (issue 22, ADR 0030). */
 let t: TestApp;
@@ -72,8 +73,9 @@ describe('the common-password list', () => {
 
   it('refuses one on change, before the old password is even checked', async () => {
     const user = await registerAndLogin(t);
+    // each change steps up by SMS first (test/step-up.ts), as the app does for a user without a passkey
     const change = (old: string, next: string) =>
-      t.app.inject({
+      injectStepped(t, {
         method: 'POST',
         url: '/api/user/changePassword?lang=en',
         headers: { token: user.token },
