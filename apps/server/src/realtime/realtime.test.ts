@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
+import { injectStepped } from '../test/step-up.js';
 import { TestMarket, testIndex } from '../test/test-market.js';
 import { TestSocket, isType } from '../test/ws-client.js';
 
@@ -145,7 +146,7 @@ describe('the user channel', () => {
 
     // The password change from the first session ends the other session: its two sockets hear 401 and
     // no more of the user's events; the first socket goes on.
-    const change = await t.app.inject({
+    const change = await injectStepped(t, {
       method: 'POST',
       url: '/api/user/changePassword',
       payload: { old_password: user.password, new_password: 'newpw9', confirm_password: 'newpw9' },
