@@ -139,7 +139,7 @@ export class RedisLeader implements LeaderElection {
     if (!this.solo || this.counting) return;
     this.counting = true;
     try {
-      const reply = (await this.redis.pubsub('NUMSUB', this.solo.channel)) as unknown[];
+      const reply = await this.redis.pubsub('NUMSUB', this.solo.channel);
       this.processes = Number(reply[1]);
     } catch {
       this.processes = 0; // unknown: no solo fallback
