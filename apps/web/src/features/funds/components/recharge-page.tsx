@@ -110,19 +110,22 @@ function VirtualAccount({ account }: { account: TDepositAccount }) {
         {rows.map(([key, label, value]) => (
           <div key={key} className="funds-details__copy">
             <dt>{label}</dt>
-            <dd data-testid={`virtual-account-${key}`}>{value}</dd>
-            {key !== 'type' && (
-              <CopyButton
-                value={
-                  key === 'branch'
-                    ? account.branch_number
-                    : key === 'bank'
-                      ? (account.bank_code ?? account.bank_name)
-                      : value
-                }
-                label={label}
-              />
-            )}
+            {/* the copy button inside the dd: a dl's groups hold only dt and dd (axe: definition-list) */}
+            <dd>
+              <span data-testid={`virtual-account-${key}`}>{value}</span>
+              {key !== 'type' && (
+                <CopyButton
+                  value={
+                    key === 'branch'
+                      ? account.branch_number
+                      : key === 'bank'
+                        ? (account.bank_code ?? account.bank_name)
+                        : value
+                  }
+                  label={label}
+                />
+              )}
+            </dd>
           </div>
         ))}
       </dl>

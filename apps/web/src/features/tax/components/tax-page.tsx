@@ -250,7 +250,8 @@ function ReportTable({ report, locale }: { report: TTaxReport; locale: Locale })
   const { t } = useTranslation();
   const money = (v: number) => formatMoney(sen(v), locale);
   return (
-    <div className="tax-table-wrap">
+    // focusable, so that a keyboard can scroll the wide table sideways (axe: scrollable-region-focusable)
+    <div className="tax-table-wrap" tabIndex={0} role="region" aria-label={t('tax.reportTitle')}>
       <table className="tax-table" data-testid="tax-report-table">
         <thead>
           <tr>
