@@ -202,7 +202,7 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(page).toHaveURL(/\/subPackages\/confirm\/confirm\?application=\d+/);
     const confirmPage = page.getByTestId('confirm-purchase-page');
     await expect(confirmPage).toContainText(ipoCode);
-    await expect(confirmPage.getByTestId('confirm-amount-due')).toContainText('110,000');
+    await expect(confirmPage.getByTestId('confirm-amount-due')).toContainText('220,000');
     await expectAxeClean(page);
     await confirmPage.getByTestId('confirm-submit').click();
     await expect(page).toHaveURL(new RegExp(IPO));
