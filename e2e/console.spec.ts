@@ -230,7 +230,11 @@ test('the user lookup shows a user read only, with the ledger and a statement to
   await loginAsAdmin(page);
   await openFromMenu(page, 'Users');
   await page.getByRole('searchbox', { name: 'Search users' }).fill('09000000001');
+  // the search's own answer first: a click on the unfiltered list's row while the table re-renders is lost
+  const searched = page.waitForResponse((r) => r.url().includes('/api/console/users?q=09000000001'));
   await page.getByRole('button', { name: 'Search' }).click();
+  await searched;
+  await expect(page.getByRole('row', { name: /09000000001/ })).toHaveCount(1);
   await page
     .getByRole('row', { name: /09000000001/ })
     .getByRole('link', { name: 'Open' })
