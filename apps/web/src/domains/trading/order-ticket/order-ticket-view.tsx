@@ -1,6 +1,6 @@
 import type { TTradingRules } from '@kabuto/contract';
 import { Button, Dialog, Switch } from 'antd-mobile';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
 import { formatShares } from '@/shared/format/price';
@@ -173,6 +173,10 @@ const prefixOf = (variant: TicketVariant) => (variant === 'full' ? '' : 'ai-');
  * The fields in the hook's order (ticket.fields): 現物 / 信用 first; for 信用, 制度 / 一般, 信用新規買 /
  * 信用新規売, the account, the collateral rate with the buying power and the collateral, then the price
  * and the quantity. Fields the caller fixed have no control.
+ *
+ * Each control is memoised on the values it shows and the hook's callbacks (which keep their identity), so
+ * that a quote tick renders again only the cells that show a price: the market-order note, the margin
+ * figures and the estimate (issue 21; use-order-ticket.test.tsx counts the renders).
  */
 export function OrderTicketFields({ ticket, variant }: { ticket: OrderTicket; variant: TicketVariant }) {
   return (
@@ -193,207 +197,389 @@ function TicketFieldControl({
   ticket: OrderTicket;
   variant: TicketVariant;
 }) {
-  const { t } = useTranslation();
-  const { stock, quote, direction, price, money } = ticket;
+  const { stock, quote, price, money } = ticket;
   const p = prefixOf(variant);
   switch (field) {
     case 'kind':
-      return (
-        <Segmented
-          label={t('ticket.kind')}
-          value={ticket.kind}
-          onChange={ticket.chooseKind}
-          testId={`${p}order-kind`}
-          options={[
-            { value: 'cash', label: t('ticket.kindCash') },
-            { value: 'margin', label: t('ticket.kindMargin') },
-          ]}
-        />
-      );
+      return <KindControl value={ticket.kind} onChange={ticket.chooseKind} p={p} />;
     case 'marginType':
-      return (
-        <Segmented
-          label={t('ticket.marginTypeLabel')}
-          value={ticket.marginType}
-          onChange={ticket.setMarginType}
-          testId={`${p}order-margin-type`}
-          options={[
-            { value: 'standard', label: t('ticket.marginType.standard') },
-            { value: 'general', label: t('ticket.marginType.general') },
-          ]}
-        />
-      );
+      return <MarginTypeControl value={ticket.marginType} onChange={ticket.setMarginType} p={p} />;
     case 'side':
-      return (
-        <>
-          <Segmented
-            label={t('ticket.side')}
-            value={direction}
-            onChange={ticket.setDirection}
-            testId={`${p}order-direction`}
-            options={[
-              {
-                value: 'long',
-                label: t('ticket.trade.marginOpenLong'),
-                className: 'segmented__item--long',
-              },
-              {
-                value: 'short',
-                label: t('ticket.trade.marginOpenShort'),
-                className: 'segmented__item--short',
-              },
-            ]}
-          />
-          {direction === 'short' && (
-            <p className="order-form__note" role="note">
-              {t('trading.shortIsMargin')}
-            </p>
-          )}
-        </>
-      );
+      return <SideControl value={ticket.direction} onChange={ticket.setDirection} p={p} />;
     case 'account':
       return (
-        <>
-          <Segmented
-            label={t('ticket.accountLabel')}
-            value={ticket.account ?? ''}
-            onChange={(value) => {
-              const next = ticket.accounts.find((a) => a === value);
-              if (next !== undefined) ticket.chooseAccount(next);
-            }}
-            testId={`${p}order-account`}
-            options={ticket.accounts.map((a) => ({ value: a, label: accountLabel(t, a) }))}
-          />
-          {ticket.nisa !== null && (
-            <p className="order-form__note" data-testid={`${p}order-nisa-left`}>
-              {t('ticket.nisaLeft', {
-                year: String(ticket.nisa.year),
-                amount: money(ticket.nisa.annual_remaining),
-              })}
-            </p>
-          )}
-          {ticket.nisaHidden && <p className="order-form__note">{t('ticket.nisaNoMargin')}</p>}
-        </>
+        <AccountControl
+          value={ticket.account}
+          accounts={ticket.accounts}
+          onChange={ticket.chooseAccount}
+          nisaYear={ticket.nisa?.year ?? null}
+          nisaLeft={ticket.nisa === null ? null : money(ticket.nisa.annual_remaining)}
+          nisaHidden={ticket.nisaHidden}
+          p={p}
+        />
       );
     case 'collateralRate':
       return (
-        <>
-          <Segmented
-            label={t('ticket.collateralRate')}
-            value={ticket.leverage}
-            onChange={ticket.setLeverage}
-            testId={`${p}order-collateral-rate`}
-            options={ticket.leverages.map((n) => ({
-              value: n,
-              label: t('ticket.rate', { rate: collateralRatePercent(n) }),
-            }))}
-          />
-          <p className="order-form__note">
-            {t('ticket.collateralRateHint')}{' '}
-            {t('ticket.maintenanceNote', { rate: `${String(ticket.rules.maintenance_bp / 100)}%` })}
-          </p>
-        </>
+        <CollateralRateControl
+          value={ticket.leverage}
+          leverages={ticket.leverages}
+          onChange={ticket.setLeverage}
+          maintenanceBp={ticket.rules.maintenance_bp}
+          p={p}
+        />
       );
     case 'marginFigures':
-      return (
-        <dl className="order-figures" data-testid={`${p}order-margin-figures`}>
-          <Figure
-            label={t('ticket.marginPower')}
-            value={money(ticket.marginPower)}
-            testId={`${p}fig-margin-power`}
-          />
-          <Figure
-            label={t('ticket.collateralNeeded')}
-            value={money(ticket.figures.collateral)}
-            testId={`${p}fig-collateral`}
-            strong
-          />
-          <Figure
-            label={t('ticket.repayDeadline')}
-            value={ticket.dayTrade ? t('ticket.repayDayTrade') : (ticket.repayDeadline ?? '—')}
-            testId={`${p}fig-repay-deadline`}
-          />
-        </dl>
-      );
+      return <MarginFigures ticket={ticket} p={p} />;
     case 'priceType':
-      return (
-        <Segmented
-          label={t('trading.priceType')}
-          value={ticket.priceType}
-          onChange={ticket.choosePriceType}
-          testId={`${p}order-price-type`}
-          options={[
-            { value: 'market', label: t('trading.market') },
-            { value: 'limit', label: t('trading.limit') },
-          ]}
-        />
-      );
+      return <PriceTypeControl value={ticket.priceType} onChange={ticket.choosePriceType} p={p} />;
     case 'price':
       return ticket.priceType === 'limit' ? (
-        <StepperField
-          label={t('trading.limitPrice')}
-          value={ticket.priceText}
+        <LimitPriceControl
+          text={ticket.priceText}
           onChange={ticket.changePriceText}
           onStep={ticket.stepPrice}
-          inputMode="decimal"
-          decLabel={t('trading.priceDown')}
-          incLabel={t('trading.priceUp')}
-          suffix={t('trading.yen')}
           error={ticket.shownPriceError}
-          hint={t('trading.priceHint', {
-            tick: price(tickSizeAt(ticket.limitPrice ?? quote.last, stock.topix500)),
-            lower: price(quote.limit_down),
-            upper: price(quote.limit_up),
-          })}
-          testId={`${p}order-price`}
+          tick={price(tickSizeAt(ticket.limitPrice ?? quote.last, stock.topix500))}
+          lower={price(quote.limit_down)}
+          upper={price(quote.limit_up)}
+          p={p}
         />
       ) : (
-        <p className="order-form__note">
-          {t(direction === 'long' ? 'trading.marketNoteAsk' : 'trading.marketNoteBid', {
-            price: price(ticket.figures.price),
-          })}
-          {ticket.stale && <span className="order-form__warn"> {t('trading.staleNote')}</span>}
-        </p>
+        <MarketPriceNote ticket={ticket} />
       );
     case 'quantity':
       return (
-        <>
-          <StepperField
-            label={t('trading.quantity')}
-            value={ticket.quantityText}
-            onChange={ticket.changeQuantityText}
-            onStep={ticket.stepQuantity}
-            decLabel={t('trading.quantityDown')}
-            incLabel={t('trading.quantityUp')}
-            suffix={t('trading.sharesUnit')}
-            error={ticket.shownQuantityError}
-            hint={t('trading.lotHint')}
-            testId={`${p}order-quantity`}
-          />
-          {ticket.margin && (
-            <p className="order-form__note">
-              {t('trading.minCollateralNote', { amount: money(ticket.rules.min_collateral) })}
-            </p>
-          )}
-        </>
+        <QuantityControl
+          text={ticket.quantityText}
+          onChange={ticket.changeQuantityText}
+          onStep={ticket.stepQuantity}
+          error={ticket.shownQuantityError}
+          minCollateral={ticket.margin ? money(ticket.rules.min_collateral) : null}
+          p={p}
+        />
       );
     case 'dayTrade':
       return variant === 'full' ? (
-        <>
-          <div className="order-form__switch">
-            <span id="day-trade-label">{t('trading.dayTrade')}</span>
-            <Switch
-              checked={ticket.dayTrade}
-              onChange={ticket.setDayTrade}
-              aria-labelledby="day-trade-label"
-              data-testid="order-day-trade"
-            />
-          </div>
-          <p className="order-form__note">{t('trading.dayTradeNote')}</p>
-        </>
+        <DayTradeControl checked={ticket.dayTrade} onChange={ticket.setDayTrade} />
       ) : null;
   }
 }
+
+const KindControl = memo(function KindControl({
+  value,
+  onChange,
+  p,
+}: {
+  value: OrderTicket['kind'];
+  onChange: OrderTicket['chooseKind'];
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Segmented
+      label={t('ticket.kind')}
+      value={value}
+      onChange={onChange}
+      testId={`${p}order-kind`}
+      options={[
+        { value: 'cash', label: t('ticket.kindCash') },
+        { value: 'margin', label: t('ticket.kindMargin') },
+      ]}
+    />
+  );
+});
+
+const MarginTypeControl = memo(function MarginTypeControl({
+  value,
+  onChange,
+  p,
+}: {
+  value: OrderTicket['marginType'];
+  onChange: OrderTicket['setMarginType'];
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Segmented
+      label={t('ticket.marginTypeLabel')}
+      value={value}
+      onChange={onChange}
+      testId={`${p}order-margin-type`}
+      options={[
+        { value: 'standard', label: t('ticket.marginType.standard') },
+        { value: 'general', label: t('ticket.marginType.general') },
+      ]}
+    />
+  );
+});
+
+const SideControl = memo(function SideControl({
+  value,
+  onChange,
+  p,
+}: {
+  value: OrderTicket['direction'];
+  onChange: OrderTicket['setDirection'];
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Segmented
+        label={t('ticket.side')}
+        value={value}
+        onChange={onChange}
+        testId={`${p}order-direction`}
+        options={[
+          { value: 'long', label: t('ticket.trade.marginOpenLong'), className: 'segmented__item--long' },
+          { value: 'short', label: t('ticket.trade.marginOpenShort'), className: 'segmented__item--short' },
+        ]}
+      />
+      {value === 'short' && (
+        <p className="order-form__note" role="note">
+          {t('trading.shortIsMargin')}
+        </p>
+      )}
+    </>
+  );
+});
+
+const AccountControl = memo(function AccountControl({
+  value,
+  accounts,
+  onChange,
+  nisaYear,
+  nisaLeft,
+  nisaHidden,
+  p,
+}: {
+  value: OrderTicket['account'];
+  accounts: OrderTicket['accounts'];
+  onChange: OrderTicket['chooseAccount'];
+  nisaYear: number | null;
+  nisaLeft: string | null;
+  nisaHidden: boolean;
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Segmented
+        label={t('ticket.accountLabel')}
+        value={value ?? ''}
+        onChange={(next) => {
+          const chosen = accounts.find((a) => a === next);
+          if (chosen !== undefined) onChange(chosen);
+        }}
+        testId={`${p}order-account`}
+        options={accounts.map((a) => ({ value: a, label: accountLabel(t, a) }))}
+      />
+      {nisaYear !== null && nisaLeft !== null && (
+        <p className="order-form__note" data-testid={`${p}order-nisa-left`}>
+          {t('ticket.nisaLeft', { year: String(nisaYear), amount: nisaLeft })}
+        </p>
+      )}
+      {nisaHidden && <p className="order-form__note">{t('ticket.nisaNoMargin')}</p>}
+    </>
+  );
+});
+
+const CollateralRateControl = memo(function CollateralRateControl({
+  value,
+  leverages,
+  onChange,
+  maintenanceBp,
+  p,
+}: {
+  value: OrderTicket['leverage'];
+  leverages: OrderTicket['leverages'];
+  onChange: OrderTicket['setLeverage'];
+  maintenanceBp: number;
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Segmented
+        label={t('ticket.collateralRate')}
+        value={value}
+        onChange={onChange}
+        testId={`${p}order-collateral-rate`}
+        options={leverages.map((n) => ({
+          value: n,
+          label: t('ticket.rate', { rate: collateralRatePercent(n) }),
+        }))}
+      />
+      <p className="order-form__note">
+        {t('ticket.collateralRateHint')}{' '}
+        {t('ticket.maintenanceNote', { rate: `${String(maintenanceBp / 100)}%` })}
+      </p>
+    </>
+  );
+});
+
+/** The buying power, the collateral and the repayment deadline: price cells, they follow the quote. */
+function MarginFigures({ ticket, p }: { ticket: OrderTicket; p: string }) {
+  const { t } = useTranslation();
+  const { money } = ticket;
+  return (
+    <dl className="order-figures" data-testid={`${p}order-margin-figures`}>
+      <Figure
+        label={t('ticket.marginPower')}
+        value={money(ticket.marginPower)}
+        testId={`${p}fig-margin-power`}
+      />
+      <Figure
+        label={t('ticket.collateralNeeded')}
+        value={money(ticket.figures.collateral)}
+        testId={`${p}fig-collateral`}
+        strong
+      />
+      <Figure
+        label={t('ticket.repayDeadline')}
+        value={ticket.dayTrade ? t('ticket.repayDayTrade') : (ticket.repayDeadline ?? '—')}
+        testId={`${p}fig-repay-deadline`}
+      />
+    </dl>
+  );
+}
+
+const PriceTypeControl = memo(function PriceTypeControl({
+  value,
+  onChange,
+  p,
+}: {
+  value: OrderTicket['priceType'];
+  onChange: OrderTicket['choosePriceType'];
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Segmented
+      label={t('trading.priceType')}
+      value={value}
+      onChange={onChange}
+      testId={`${p}order-price-type`}
+      options={[
+        { value: 'market', label: t('trading.market') },
+        { value: 'limit', label: t('trading.limit') },
+      ]}
+    />
+  );
+});
+
+/** A limit price: its hint (tick, lower and upper limits) changes only when the tick band or the day does. */
+const LimitPriceControl = memo(function LimitPriceControl({
+  text,
+  onChange,
+  onStep,
+  error,
+  tick,
+  lower,
+  upper,
+  p,
+}: {
+  text: string;
+  onChange: OrderTicket['changePriceText'];
+  onStep: OrderTicket['stepPrice'];
+  error: string | null;
+  tick: string;
+  lower: string;
+  upper: string;
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <StepperField
+      label={t('trading.limitPrice')}
+      value={text}
+      onChange={onChange}
+      onStep={onStep}
+      inputMode="decimal"
+      decLabel={t('trading.priceDown')}
+      incLabel={t('trading.priceUp')}
+      suffix={t('trading.yen')}
+      error={error}
+      hint={t('trading.priceHint', { tick, lower, upper })}
+      testId={`${p}order-price`}
+    />
+  );
+});
+
+/** A market order's note: the price it would fill at now (a price cell: it follows the quote). */
+function MarketPriceNote({ ticket }: { ticket: OrderTicket }) {
+  const { t } = useTranslation();
+  return (
+    <p className="order-form__note">
+      {t(ticket.direction === 'long' ? 'trading.marketNoteAsk' : 'trading.marketNoteBid', {
+        price: ticket.price(ticket.figures.price),
+      })}
+      {ticket.stale && <span className="order-form__warn"> {t('trading.staleNote')}</span>}
+    </p>
+  );
+}
+
+const QuantityControl = memo(function QuantityControl({
+  text,
+  onChange,
+  onStep,
+  error,
+  minCollateral,
+  p,
+}: {
+  text: string;
+  onChange: OrderTicket['changeQuantityText'];
+  onStep: OrderTicket['stepQuantity'];
+  error: string | null;
+  /** a margin ticket's minimum collateral, formatted; null for 現物 */
+  minCollateral: string | null;
+  p: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <StepperField
+        label={t('trading.quantity')}
+        value={text}
+        onChange={onChange}
+        onStep={onStep}
+        decLabel={t('trading.quantityDown')}
+        incLabel={t('trading.quantityUp')}
+        suffix={t('trading.sharesUnit')}
+        error={error}
+        hint={t('trading.lotHint')}
+        testId={`${p}order-quantity`}
+      />
+      {minCollateral !== null && (
+        <p className="order-form__note">{t('trading.minCollateralNote', { amount: minCollateral })}</p>
+      )}
+    </>
+  );
+});
+
+const DayTradeControl = memo(function DayTradeControl({
+  checked,
+  onChange,
+}: {
+  checked: boolean;
+  onChange: OrderTicket['setDayTrade'];
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="order-form__switch">
+        <span id="day-trade-label">{t('trading.dayTrade')}</span>
+        <Switch
+          checked={checked}
+          onChange={onChange}
+          aria-labelledby="day-trade-label"
+          data-testid="order-day-trade"
+        />
+      </div>
+      <p className="order-form__note">{t('trading.dayTradeNote')}</p>
+    </>
+  );
+});
 
 /** The live estimate: principal, (market value,) fee, total and the available cash. */
 export function OrderFiguresList({ ticket, variant }: { ticket: OrderTicket; variant: TicketVariant }) {

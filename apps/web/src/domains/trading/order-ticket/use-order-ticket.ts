@@ -7,7 +7,7 @@ import {
   type TTradingRules,
 } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { queryClient } from '@/shared/api/query-client';
@@ -128,7 +128,8 @@ export function useOrderTicket({
   const action = useMemo(() => createIdempotentAction(placeOrder), []);
 
   // The accounts: only those held (none known: the server's default), never NISA for margin.
-  const accounts = offeredAccounts(brokerage?.accounts ?? [], kind);
+  const heldAccounts = brokerage?.accounts;
+  const accounts = useMemo(() => offeredAccounts(heldAccounts ?? [], kind), [heldAccounts, kind]);
   const account = effectiveAccount(accountChoice, accounts, brokerage?.default_account ?? null);
   const nisa = useQuery(nisaQuotaQuery(userId, token, account === 'nisa')).data;
 
@@ -136,8 +137,8 @@ export function useOrderTicket({
   const margin = isMarginTicket({ kind });
   const limitPrice = priceType === 'limit' ? inputToPrice(priceText) : null;
   const quantity = inputToQuantity(quantityText);
-  const money = (v: number) => formatMoney(sen(v), locale);
-  const price = (v: number) => formatPrice(v, decimals, locale);
+  const money = useCallback((v: number) => formatMoney(sen(v), locale), [locale]);
+  const price = useCallback((v: number) => formatPrice(v, decimals, locale), [decimals, locale]);
 
   const priceError =
     priceType !== 'limit'
@@ -168,10 +169,6 @@ export function useOrderTicket({
         ? t('ticket.repayStandard', { date: formatDate(`${repayDateAfter(now())}T00:00:00+09:00`, locale) })
         : t('ticket.repayGeneral');
   const nisaOver = account === 'nisa' && nisa !== undefined && figures.principal > nisa.annual_remaining;
-
-  const clearServerErrors = () => {
-    setServerErrors({});
-  };
 
   async function askRetry(): Promise<boolean> {
     return dialogs.confirm({
@@ -241,6 +238,60 @@ export function useOrderTicket({
     }
   }
 
+  // The controls' callbacks keep their identity from render to render (they read the latest state through
+  // a ref), so that the memoised controls of order-ticket-view.tsx do not render again on each quote tick:
+  // only the cells that show a price do (issue 21).
+  const latest = useRef({ priceText, priceType, quantity, quote, stock, leverages, submit });
+  useLayoutEffect(() => {
+    latest.current = { priceText, priceType, quantity, quote, stock, leverages, submit };
+  });
+  const actions = useMemo(() => {
+    const clear = () => {
+      setServerErrors({});
+    };
+    return {
+      /** 現物 or 信用; a margin ticket starts again at the highest collateral rate. */
+      chooseKind: (next: TradeKind) => {
+        setKind(next);
+        setLeverage(latest.current.leverages[0] ?? 1);
+        clear();
+      },
+      chooseAccount: (next: TaxAccount) => {
+        setAccount(next);
+        clear();
+      },
+      /** A limit price starts at the last price. */
+      choosePriceType: (next: PriceType) => {
+        setPriceType(next);
+        const { priceText: text, quote: q } = latest.current;
+        if (next === 'limit' && text === '') setPriceText(priceToInput(q.last));
+      },
+      changePriceText: (text: string) => {
+        setPriceText(text);
+        clear();
+      },
+      stepPrice: (dir: 1 | -1) => {
+        const { priceText: text, quote: q, stock: s } = latest.current;
+        setPriceText(steppedPriceText(text, q.last, s.topix500, dir));
+        clear();
+      },
+      changeQuantityText: (text: string) => {
+        setQuantityText(text);
+        clear();
+      },
+      stepQuantity: (dir: 1 | -1) => {
+        setQuantityText(String(steppedQuantity(latest.current.quantity, dir)));
+        clear();
+      },
+      /** Another stock was picked: a limit price belongs to one stock, so it starts again at that one's last. */
+      restartFor: (last: number | undefined) => {
+        if (latest.current.priceType === 'limit' && last !== undefined) setPriceText(priceToInput(last));
+        clear();
+      },
+      submit: () => latest.current.submit(),
+    };
+  }, []);
+
   return {
     stock,
     quote,
@@ -248,12 +299,7 @@ export function useOrderTicket({
     /** The fields to show, in order (a margin ticket: its collateral before the quantity). */
     fields: ticketFields(kind, fixed, accounts.length > 0),
     kind,
-    /** 現物 or 信用; a margin ticket starts again at the highest collateral rate. */
-    chooseKind: (next: TradeKind) => {
-      setKind(next);
-      setLeverage(leverages[0] ?? 1);
-      clearServerErrors();
-    },
+    chooseKind: actions.chooseKind,
     marginType,
     setMarginType,
     direction,
@@ -262,37 +308,18 @@ export function useOrderTicket({
     accounts,
     /** NISA is held but not offered (a margin ticket): the ticket says why */
     nisaHidden: kind === 'margin' && (brokerage?.accounts ?? []).includes('nisa'),
-    chooseAccount: (next: TaxAccount) => {
-      setAccount(next);
-      clearServerErrors();
-    },
+    chooseAccount: actions.chooseAccount,
     /** NISA's growth quota (when the NISA account is chosen and the quota is known). */
     nisa: account === 'nisa' ? (nisa ?? null) : null,
     nisaOver,
     priceType,
-    /** A limit price starts at the last price. */
-    choosePriceType: (next: PriceType) => {
-      setPriceType(next);
-      if (next === 'limit' && priceText === '') setPriceText(priceToInput(quote.last));
-    },
+    choosePriceType: actions.choosePriceType,
     priceText,
-    changePriceText: (text: string) => {
-      setPriceText(text);
-      clearServerErrors();
-    },
-    stepPrice: (dir: 1 | -1) => {
-      setPriceText(steppedPriceText(priceText, quote.last, stock.topix500, dir));
-      clearServerErrors();
-    },
+    changePriceText: actions.changePriceText,
+    stepPrice: actions.stepPrice,
     quantityText,
-    changeQuantityText: (text: string) => {
-      setQuantityText(text);
-      clearServerErrors();
-    },
-    stepQuantity: (dir: 1 | -1) => {
-      setQuantityText(String(steppedQuantity(quantity, dir)));
-      clearServerErrors();
-    },
+    changeQuantityText: actions.changeQuantityText,
+    stepQuantity: actions.stepQuantity,
     leverage,
     setLeverage,
     leverages,
@@ -300,11 +327,7 @@ export function useOrderTicket({
     venue,
     dayTrade,
     setDayTrade,
-    /** Another stock was picked: a limit price belongs to one stock, so it starts again at that one's last. */
-    restartFor: (last: number | undefined) => {
-      if (priceType === 'limit' && last !== undefined) setPriceText(priceToInput(last));
-      clearServerErrors();
-    },
+    restartFor: actions.restartFor,
     margin,
     limitPrice,
     /** The messages to show now: a field's error shows once it has text or after a submit. */
@@ -320,7 +343,7 @@ export function useOrderTicket({
     busy,
     money,
     price,
-    submit,
+    submit: actions.submit,
   };
 }
 
