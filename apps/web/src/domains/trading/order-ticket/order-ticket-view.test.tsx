@@ -73,7 +73,7 @@ const rules: TTradingRules = {
   fee_max: sen(0),
 };
 const status: TMarketStatus = {
-  phase: 'continuous',
+  phase: 'morning',
   continuous: true,
   pts_open: false,
   always_open: true,
