@@ -415,19 +415,23 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorateRequest('locale', 'ja');
   app.decorateRequest('session', null);
   app.decorateRequest('operator', null);
-  app.addHook('onResponse', async (request, reply) => {
+  // The hooks every request passes are callback-style, not async: an async hook costs a promise and a
+  // microtask per request (issue 21's framework overhead, bench/README.md).
+  app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     const slow = ms >= config.SLOW_REQUEST_MS;
     const failed = reply.statusCode >= 500;
-    if (!slow && !failed && !(config.ACCESS_LOG_SAMPLE > 0 && Math.random() < config.ACCESS_LOG_SAMPLE))
-      return;
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) };
-    if (failed || slow) request.log.warn(line, slow ? 'slow request' : 'request failed');
-    else request.log.info(line, 'request');
+    if (slow || failed || (config.ACCESS_LOG_SAMPLE > 0 && Math.random() < config.ACCESS_LOG_SAMPLE)) {
+      const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) };
+      if (failed || slow) request.log.warn(line, slow ? 'slow request' : 'request failed');
+      else request.log.info(line, 'request');
+    }
+    done();
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
     request.locale = localeOf(query?.['lang']);
+    done();
   });
   securityHeaders(app);
 

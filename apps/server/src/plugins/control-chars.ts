@@ -26,19 +26,23 @@ export function controlCharacterPath(value: unknown, path: string, depth = 0): s
  * character anywhere: 400 in the envelope naming the field, instead of a database error (a 500) later.
  */
 export function refuseControlCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('preValidation', (request, reply, done) => {
     const field =
       controlCharacterPath(request.query, 'query') ??
       controlCharacterPath(request.params, 'params') ??
       controlCharacterPath(request.body, 'body');
-    if (!field) return;
+    if (!field) {
+      done();
+      return;
+    }
     const message = translate(request.locale, 'validation.controlCharacter');
     const issue: FieldIssue = {
       field: field.replace(/^(query|params|body)\./, ''),
       rule: 'control_character',
       message,
     };
-    return reply
+    // answered here: the route's handler does not run (a callback-style hook that sends calls no done)
+    void reply
       .status(ERRORS.VALIDATION.http)
       .send({ code: ERRORS.VALIDATION.code, msg: message, data: { issues: [issue] } });
   });

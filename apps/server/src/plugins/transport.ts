@@ -50,7 +50,7 @@ function isFrontEnd(url: string): boolean {
  * TRUST_PROXY is set), nosniff, no referrer, framing by this origin only. A route's own CSP, set before, stays.
  */
 export function securityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'SAMEORIGIN');
@@ -62,6 +62,6 @@ export function securityHeaders(app: FastifyInstance): void {
       );
     }
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    return payload;
+    done(null, payload);
   });
 }
