@@ -14,7 +14,7 @@ import type { Database, Db, Tx } from './types.js';
 
 export type { Database } from './types.js';
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** Any 64-bit number; all server processes agree on it so that only one migrates at a time. */
 const MIGRATION_LOCK = 7_245_101;
@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite's data folder; when absent PGlite runs in memory. */
   dataDir?: string | undefined;
+  /**
+   * An in-memory PGlite starts from this image of a data folder (PGlite's dumpDataDir) instead of creating
+   * an empty cluster: the test harness's migrated template (src/test/pglite-template.ts).
+   */
+  template?: Blob | undefined;
   poolSize?: number;
   /** How long a query waits for a connection (pool full, or the server not answering) before it fails, in ms. */
   connectTimeoutMs?: number;
@@ -74,7 +79,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = options.dataDir
+    ? new PGlite(options.dataDir)
+    : new PGlite(options.template ? { loadDataDir: options.template } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

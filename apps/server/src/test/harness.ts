@@ -8,6 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { migratedTemplate, postgresTemplate } from './database-template.js';
 import { FixedClock } from '../lib/clock.js';
 import type { SmsMessage, SmsSender } from '../lib/sms.js';
 import type { MarketDataProvider } from '../market/provider.js';
@@ -41,7 +42,8 @@ export const TEST_NOW = '2026-11-24T01:00:00.000Z';
 
 /**
  * A fresh app on a fresh, empty, migrated database: PGlite in memory by default, or a new database on
- * the PostgreSQL server of TEST_DATABASE_URL (dropped again on close).
+ * the PostgreSQL server of TEST_DATABASE_URL (dropped again on close). Both start as a copy of a migrated
+ * template (database-template.ts), made once per set of migrations.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -74,9 +76,10 @@ export async function createTestApp(
   let url: string | undefined;
   if (serverUrl) {
     const name = `kabuto_test_${randomBytes(6).toString('hex')}`;
+    const template = await postgresTemplate(serverUrl);
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name} template ${template}`);
     await admin.end();
     const parsed = new URL(serverUrl);
     parsed.pathname = `/${name}`;
@@ -88,7 +91,11 @@ export async function createTestApp(
       await again.end();
     };
   }
-  const database = await openDatabase({ url, poolSize: 4 });
+  const database = await openDatabase({
+    url,
+    poolSize: 4,
+    ...(url === undefined ? { template: await migratedTemplate() } : {}),
+  });
   await database.migrate();
   const clock = options.clock ?? new FixedClock(TEST_NOW);
   const sms = new CapturingSms();
