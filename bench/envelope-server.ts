@@ -7,7 +7,6 @@
  *            runs the captured SQL through the same driver (pg) and a pool with the app's options.
  * Prints one JSON line when it listens.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,29 +77,67 @@ async function fastifyServer(): Promise<FastifySide> {
   const url = '/api/index/getUserInfo?lang=en';
   // The first call fills the session cache; the second is what a steady load repeats.
   await app.inject({ url, headers: { token } });
-  const sql: CapturedQuery[] = [];
-  // only the statements of this one request: the app's own jobs (the matcher) query on their own timers
-  const inRequest = new AsyncLocalStorage<true>();
+  // The statements of one getUserInfo, captured at the pg driver. The app's own jobs (the matcher) query on
+  // their own timers, and an AsyncLocalStorage around the request does not tell them apart (the context does
+  // not reach the driver's calls), so the request is captured five times and only the statements seen in
+  // every capture, as many times as in the fewest, are kept, in the first capture's order.
+  let capturing: CapturedQuery[] | null = null;
   // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back, and called with apply
   const original = pg.Client.prototype.query;
   if (process.env['DATABASE_URL']) {
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const [first, second] = args;
-      if (!inRequest.getStore()) return (original as (...a: unknown[]) => unknown).apply(this, args);
-      if (typeof first === 'string') sql.push({ text: first, values: second as unknown[] | undefined });
-      else if (first && typeof first === 'object' && 'text' in first) {
-        const q = first as { text: string; values?: unknown[]; rowMode?: string };
-        sql.push({ text: q.text, values: q.values ?? (second as unknown[] | undefined), rowMode: q.rowMode });
+      if (capturing !== null) {
+        if (typeof first === 'string')
+          capturing.push({ text: first, values: second as unknown[] | undefined });
+        else if (first && typeof first === 'object' && 'text' in first) {
+          const q = first as { text: string; values?: unknown[]; rowMode?: string };
+          capturing.push({
+            text: q.text,
+            values: q.values ?? (second as unknown[] | undefined),
+            rowMode: q.rowMode,
+          });
+        }
       }
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
   }
-  const userInfo = (await inRequest.run(true, () => app.inject({ url, headers: { token } }))).body;
+  const captures: CapturedQuery[][] = [];
+  let userInfo = '';
+  for (let i = 0; i < 5; i++) {
+    const seen: CapturedQuery[] = [];
+    capturing = seen;
+    userInfo = (await app.inject({ url, headers: { token } })).body;
+    capturing = null;
+    captures.push(seen);
+  }
   pg.Client.prototype.query = original;
+  const sql = commonStatements(captures);
   const health = (await app.inject({ url: '/api/health?lang=en' })).body;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   return { port: typeof address === 'object' && address ? address.port : 0, token, health, userInfo, sql };
+}
+
+/** The statements found in every capture (as many times as in the one with fewest), in the first's order. */
+function commonStatements(captures: CapturedQuery[][]): CapturedQuery[] {
+  const [first = [], ...rest] = captures;
+  const counts = (list: CapturedQuery[]) => {
+    const m = new Map<string, number>();
+    for (const q of list) m.set(q.text, (m.get(q.text) ?? 0) + 1);
+    return m;
+  };
+  const allowed = counts(first);
+  for (const other of rest) {
+    const c = counts(other);
+    for (const [text, n] of allowed) allowed.set(text, Math.min(n, c.get(text) ?? 0));
+  }
+  return first.filter((q) => {
+    const left = allowed.get(q.text) ?? 0;
+    if (left === 0) return false;
+    allowed.set(q.text, left - 1);
+    return true;
+  });
 }
 
 async function bareServer(side: FastifySide): Promise<{ port: number }> {
