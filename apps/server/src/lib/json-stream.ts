@@ -53,6 +53,8 @@ interface Frame {
   path: readonly string[] | null;
 }
 
+const KEY_CACHE_SLOTS = 256;
+const KEY_CACHE_BYTES = 24;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -71,6 +73,7 @@ export class JsonStreamReader {
   private carry: Buffer | null = null;
   /** bytes consumed before the current buffer (for error offsets) */
   private consumed = 0;
+  private readonly keys = new Array<string | undefined>(KEY_CACHE_SLOTS);
 
   constructor(private readonly handler: JsonStreamHandler) {}
 
@@ -97,6 +100,26 @@ export class JsonStreamReader {
     this.consumed += stop;
     if (this.expect !== Expect.Done) throw this.error('unexpected end', 0);
     return this.root;
+  }
+
+  /**
+   * A short ASCII key, from a small cache: the same few keys come back once per element (a million times
+   * `"id"`), and one string each, always the same, is cheaper to make and to store under.
+   */
+  private key(buf: Buffer, from: number, to: number): string {
+    const size = to - from;
+    let h = size;
+    for (let k = from; k < to; k++) h = (Math.imul(h, 31) + (buf[k] ?? 0)) | 0;
+    const slot = h & (KEY_CACHE_SLOTS - 1);
+    const cached = this.keys[slot];
+    if (cached !== undefined && cached.length === size) {
+      let same = true;
+      for (let k = 0; k < size && same; k++) same = cached.charCodeAt(k) === buf[from + k];
+      if (same) return cached;
+    }
+    const text = buf.toString('latin1', from, to);
+    this.keys[slot] = text;
+    return text;
   }
 
   private error(message: string, at: number): JsonStreamError {
@@ -161,8 +184,10 @@ export class JsonStreamReader {
             if (last) throw this.error('an unterminated string', i);
             return i;
           }
+          const key = this.expect === Expect.Key || this.expect === Expect.KeyOrEnd;
           let text: string;
-          if (plain) text = buf.toString('latin1', i + 1, j);
+          if (plain && key && j - i - 1 <= KEY_CACHE_BYTES) text = this.key(buf, i + 1, j);
+          else if (plain) text = buf.toString('latin1', i + 1, j);
           else {
             try {
               text = JSON.parse(buf.toString('utf8', i, j + 1)) as string;
@@ -170,7 +195,7 @@ export class JsonStreamReader {
               throw this.error('a bad escape in a string', i);
             }
           }
-          if (this.expect === Expect.Key || this.expect === Expect.KeyOrEnd) {
+          if (key) {
             const top = this.stack[this.stack.length - 1];
             if (top) top.key = text;
             this.expect = Expect.Colon;
