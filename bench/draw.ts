@@ -4,20 +4,24 @@
  * fixed pseudo-random), draws OFFERING units (default 50,000) under POLICY (equal | weighted, 30% points),
  * then verifies the record as `npm run verify-draw` does. Prints each phase's wall time and the process's
  * peak resident set size (`process.resourceUsage().maxRSS`, which includes Node itself, about 45 MB).
- * Then, as production runs it, the verification alone: the record is written to a file and
- * `apps/server/src/scripts/verify-draw.ts` (what `npm run verify-draw` runs) reads it in a process of its own,
- * measured by `/usr/bin/time` (wall time and peak RSS, its JSON parse and tsx loader included).
+ * Then, as production runs it, the verification from the published record: the record is written to a file,
+ * read back as a stream into columns and verified in this process (`streamed_verify_ms`: the time of the
+ * read and the check, without a process's start), then by `apps/server/src/scripts/verify-draw.ts` (what
+ * `npm run verify-draw` runs) in a process of its own, measured by `/usr/bin/time` (wall time and peak RSS,
+ * Node's start and the tsx loader included).
  *   npm run bench:draw      (APPLICATIONS=1000000 OFFERING=50000 POLICY=weighted to change)
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { readDrawRecord } from '../apps/server/src/modules/ipo/draw-record.js';
 import {
   draw,
   seedHash,
+  verifyColumns,
   verifyDraw,
   type DrawApplication,
   type DrawPolicy,
@@ -77,6 +81,11 @@ writeFileSync(
     order: result.order,
   }),
 );
+t0 = performance.now();
+const streamed = (await readDrawRecord(createReadStream(recordFile, { highWaterMark: 1 << 20 }))).record;
+const streamedOk = streamed !== null && verifyColumns(streamed).length === 0;
+const streamedMs = performance.now() - t0;
+
 const script = new URL('../apps/server/src/scripts/verify-draw.ts', import.meta.url).pathname;
 const alone = spawnSync(
   '/usr/bin/time',
@@ -108,6 +117,8 @@ console.log(
     max_rss_mb_after_list: Math.round(rssBase),
     max_rss_mb_after_draw: Math.round(rssDraw),
     max_rss_mb_after_verify: Math.round(rssVerify),
+    streamed_verify_ok: streamedOk,
+    streamed_verify_ms: Math.round(streamedMs),
     separate_verify_ok: aloneVerified,
     separate_verify_s: measured ? Number(measured[1]) : null,
     separate_verify_max_rss_mb: measured ? Math.round(Number(measured[2]) / 1024) : null,

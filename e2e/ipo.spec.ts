@@ -1,14 +1,21 @@
-import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { route } from './support/app.js';
 import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
-import { consoleRoute, loginAsAdmin, openedDialog } from './support/console.js';
+  advance,
+  BLOCK_TRADE,
+  consoleRow,
+  DAY,
+  expectAxeClean,
+  fillDates,
+  HOUR,
+  IPO,
+  openConsole,
+  ORDERS,
+  serverNow,
+  signIn,
+  type Envelope,
+} from './support/ipo.js';
+import { openedDialog } from './support/console.js';
 
 /**
  * IPOs and off-auction distributions end to end (issue 16, ADR 0026) at 390×844, in Japanese and in
@@ -20,18 +27,6 @@ import { consoleRoute, loginAsAdmin, openedDialog } from './support/console.js';
  * server from the previous close) is applied for, drawn and delivered as a holding. Axe finds no serious or
  * critical violation on the IPO page, the block-trade page or the orders page's IPO tab.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
-const IPO = '/subPackages/index/ipo/ipo';
-const BLOCK_TRADE = '/subPackages/index/dadan/dadan';
-const ORDERS = '/subPackages/order/order';
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 const TEXT = {
   jp: {
@@ -65,71 +60,6 @@ const TEXT = {
     closeConfirm: 'Confirm the order',
   },
 } as const;
-
-async function serverNow(request: APIRequestContext): Promise<Date> {
-  const res = await request.post('/api/clock/advance', { data: { ms: 0 } });
-  return new Date(((await res.json()) as Envelope<{ now: string }>).data.now);
-}
-
-async function advance(request: APIRequestContext, ms: number): Promise<void> {
-  const res = await request.post('/api/clock/advance', { data: { ms } });
-  expect(((await res.json()) as Envelope<unknown>).code).toBe(1);
-}
-
-/** A `datetime-local` value in Tokyo time for an instant (the console reads its dates as Tokyo's). */
-function tokyoLocal(at: Date): string {
-  return new Date(at.getTime() + 9 * HOUR).toISOString().slice(0, 16);
-}
-
-/** Signs the demo user in through the API (a moved clock ends sessions) and keeps the app's session. */
-async function signIn(page: Page, lang: 'jp' | 'en'): Promise<void> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-}
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
-}
-
-/** The administrator's console in a desktop-sized window of its own, on the offerings page. */
-async function openConsole(browser: Browser) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const op = await context.newPage();
-  await loginAsAdmin(op);
-  await op.goto(consoleRoute('/'));
-  await op
-    .getByRole('navigation', { name: 'Main menu' })
-    .getByRole('link', { name: 'IPOs and distributions', exact: true })
-    .click();
-  await expect(
-    op.getByRole('heading', { level: 1, name: 'IPOs and off-auction distributions' }),
-  ).toBeVisible();
-  return { op, close: () => context.close() };
-}
-
-async function fillDates(form: Locator, dates: Record<string, Date>): Promise<void> {
-  for (const [label, at] of Object.entries(dates)) {
-    await form.getByLabel(label, { exact: true }).fill(tokyoLocal(at));
-  }
-}
-
-/** The offering's row in the console's table. */
-const consoleRow = (op: Page, code: string) =>
-  op.getByRole('row').filter({ has: op.getByRole('cell', { name: new RegExp(`^${code} `) }) });
 
 test.describe.configure({ timeout: 180_000 });
 

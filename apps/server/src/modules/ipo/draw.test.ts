@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalList,
   draw,
+  DrawStream,
   fallbackWinners,
   listHash,
   seedHash,
@@ -169,7 +170,81 @@ const arbCase = fc.record({
     .map((xs) => xs.map((x, i) => ({ id: i * 3 + 1, pseudonym: `u${i}`, units: x.units, points: x.points }))),
 });
 
+/**
+ * docs/DRAW.md's "The draw", transcribed as literally as it reads (the tickets array built whole, the points
+ * candidates as a sorted list of objects): the reference the shared, leaner `allocatePositions` must match.
+ */
+function drawAsWritten(seed: string, offering: number, policy: DrawPolicy, list: DrawApplication[]) {
+  const A = [...list].sort((a, b) => a.id - b.id);
+  const stream = new DrawStream(seed, listHash(A), policy, offering);
+  const N = A.length;
+  const D = A.reduce((s, a) => s + a.units, 0);
+  const order = A.map((_, i) => i);
+  for (let k = N - 1; k >= 1; k--) {
+    const j = stream.below(k + 1);
+    [order[k], order[j]] = [order[j] ?? 0, order[k] ?? 0];
+  }
+  const got = A.map(() => 0);
+  let U = offering;
+  if (D <= U) A.forEach((a, i) => (got[i] = a.units));
+  else {
+    if (policy.kind === 'weighted') {
+      const P = Math.floor((offering * policy.points_bps) / 10000);
+      let L = offering - P;
+      const tickets = A.flatMap((a, i) => new Array<number>(a.units).fill(i));
+      let remaining = D;
+      while (L > 0 && remaining > 0) {
+        const j = stream.below(remaining);
+        const i = tickets[j] ?? 0;
+        got[i] = (got[i] ?? 0) + 1;
+        tickets[j] = tickets[remaining - 1] ?? 0;
+        remaining -= 1;
+        L -= 1;
+        U -= 1;
+      }
+      const candidates = A.map((a, i) => ({ i, points: a.points, rank: order.indexOf(i) }))
+        .filter((c) => got[c.i] === 0 && c.points > 0)
+        .sort((x, y) => y.points - x.points || x.rank - y.rank);
+      let pts = Math.min(P, U);
+      for (const c of candidates) {
+        if (pts === 0) break;
+        got[c.i] = 1;
+        pts -= 1;
+        U -= 1;
+      }
+    }
+    let gave = true;
+    while (U > 0 && gave) {
+      gave = false;
+      for (const i of order) {
+        if (U === 0) break;
+        if ((got[i] ?? 0) < (A[i]?.units ?? 0)) {
+          got[i] = (got[i] ?? 0) + 1;
+          U -= 1;
+          gave = true;
+        }
+      }
+    }
+  }
+  return {
+    allocations: A.flatMap((a, i) => ((got[i] ?? 0) > 0 ? [{ id: a.id, units: got[i] ?? 0 }] : [])),
+    order: order.map((i) => A[i]?.id ?? 0),
+  };
+}
+
 describe('draw properties', () => {
+  it('draws exactly as docs/DRAW.md reads, transcribed literally', () => {
+    fc.assert(
+      fc.property(arbCase, ({ seed, offering, policy, list }) => {
+        const r = draw({ seed, offering_units: offering, policy, applications: list });
+        expect({ allocations: r.allocations, order: r.order }).toEqual(
+          drawAsWritten(seed, offering, policy, list),
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('never allocates more than the offering or more than applied, in whole units, all when oversubscribed', () => {
     fc.assert(
       fc.property(arbCase, ({ seed, offering, policy, list }) => {

@@ -12,6 +12,7 @@ import { verifyDrawInBrowser, type DrawProblem } from '@kabuto/contract/draw';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '@/domains/trading/idempotent';
+import { accountLabel } from '@/domains/trading/order-labels';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { navigateTo } from '@/shared/navigation/nav';
@@ -233,6 +234,11 @@ function OfferingCard({
             {t('ipo.amountDue')}: {formatMoney(mine.amount_due, locale)} · {t('ipo.amountPaid')}:{' '}
             {formatMoney(mine.amount_paid, locale)}
           </p>
+          {mine.account !== null && (
+            <p data-testid="application-account">
+              {t('ipo.accountLabel')}: {accountLabel(t, mine.account)}
+            </p>
+          )}
           {mine.state === 'applied' && o.phase === 'open' && (
             <Button
               size="small"

@@ -7,6 +7,7 @@ import { useLocale } from '@/shared/i18n/use-locale';
 import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { accountLabel } from '../labels';
 
 /** GET /api/ipo/applications, under the IPO page's query key so both read one cache entry. */
 function applicationsQuery(userId: number | null, token: string | null) {
@@ -43,6 +44,11 @@ export function IpoResults() {
             {t('ipo.applied', { n: a.units })} · {t('ipo.won', { n: a.won_units })} · {t('ipo.amountDue')}:{' '}
             {formatMoney(a.amount_due, locale)} · {t('ipo.amountPaid')}: {formatMoney(a.amount_paid, locale)}
           </div>
+          {a.account !== null && (
+            <div data-testid="ipo-result-account">
+              {t('ipo.accountLabel')}: {accountLabel(t, a.account)}
+            </div>
+          )}
           <div style={{ fontSize: 12, color: '#666' }}>{formatDateTime(a.created_at, locale)}</div>
         </li>
       ))}
