@@ -180,6 +180,9 @@ async function bareServer(side: FastifySide): Promise<{ port: number }> {
   return { port: typeof address === 'object' && address ? address.port : 0 };
 }
 
+// A stop from the bench (SIGTERM) is a normal exit, so that `SERVER_NODE_FLAGS=--cpu-prof` writes its profile.
+process.once('SIGTERM', () => process.exit(0));
+
 if (mode === 'fastify') {
   console.log(JSON.stringify(await fastifyServer()));
 } else if (mode === 'bare' && process.argv[3]) {
