@@ -1,6 +1,5 @@
+import { signInOperator } from '../test/operators.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operators } from '../db/schema.js';
-import { hashPassword } from '../lib/passwords.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
 
 /**
@@ -14,19 +13,7 @@ let operator: string;
 beforeAll(async () => {
   t = await createTestApp();
   user = (await registerAndLogin(t)).token;
-  await t.database.db.insert(operators).values({
-    username: 'moneyadmin',
-    displayName: 'Money admin',
-    passwordHash: await hashPassword('operator-password-1'),
-    role: 'administrator',
-    mustChangePassword: false,
-  });
-  const signedIn = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username: 'moneyadmin', password: 'operator-password-1' },
-  });
-  operator = body<{ token: string }>(signedIn).data.token;
+  operator = (await signInOperator(t, 'moneyadmin', 'administrator')).authorization.slice('Bearer '.length);
 });
 afterAll(() => t.close());
 

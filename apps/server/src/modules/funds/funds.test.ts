@@ -1,8 +1,8 @@
+import { signInOperator, type OperatorRole } from '../../test/operators.js';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negSen, yen } from '@kabuto/contract';
-import { bankAccounts, identityVerifications, operators, users } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { bankAccounts, identityVerifications, users } from '../../db/schema.js';
 import {
   applicationPayload,
   body,
@@ -26,26 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const OP_PASSWORD = 'operator-password-1';
 let opCounter = 0;
-/** A console operator (test setup: inserted with a changed password), signed in; answers its bearer header. */
-async function operator(role: 'reviewer' | 'administrator' = 'reviewer') {
+/** A console operator, signed in; answers its bearer header. */
+function operator(role: OperatorRole = 'reviewer') {
   opCounter += 1;
-  const username = `op${opCounter}`;
-  await t.database.db.insert(operators).values({
-    username,
-    displayName: `Operator ${opCounter}`,
-    passwordHash: await hashPassword(OP_PASSWORD),
-    role,
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username, password: OP_PASSWORD },
-  });
-  const token = body<{ token: string }>(res).data.token;
-  return { authorization: `Bearer ${token}` };
+  return signInOperator(t, `op${opCounter}`, role);
 }
 
 type Headers = Record<string, string>;

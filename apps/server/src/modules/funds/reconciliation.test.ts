@@ -1,16 +1,9 @@
+import { signInOperator } from '../../test/operators.js';
 import { readFileSync } from 'node:fs';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yen } from '@kabuto/contract';
-import {
-  auditLog,
-  bankStatements,
-  bankTransfers,
-  deposits,
-  identityVerifications,
-  operators,
-} from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { auditLog, bankStatements, bankTransfers, deposits, identityVerifications } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { userBalances } from '../ledger/ledger.js';
 import { parseStatement, splitCsvLine } from './statement-file.js';
@@ -26,22 +19,7 @@ let u2: Awaited<ReturnType<typeof registerAndLogin>>;
 let op1: Record<string, string>;
 let op2: Record<string, string>;
 
-const OP_PASSWORD = 'operator-password-1';
-async function operator(username: string) {
-  await t.database.db.insert(operators).values({
-    username,
-    displayName: username,
-    passwordHash: await hashPassword(OP_PASSWORD),
-    role: 'reviewer',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username, password: OP_PASSWORD },
-  });
-  return { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
-}
+const operator = (username: string) => signInOperator(t, username);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,8 +1,8 @@
+import { signInOperator } from '../../test/operators.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { yen, type TApplication } from '@kabuto/contract';
-import { jobRuns, journalEntries, offeringApplications, operators } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { jobRuns, journalEntries, offeringApplications } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { describeNeeding } from '../../test/needs.js';
 import { fundDemoCash, ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
@@ -18,19 +18,7 @@ let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.db.insert(operators).values({
-    username: 'pg-admin',
-    displayName: 'admin',
-    passwordHash: await hashPassword('operator-password-1'),
-    role: 'administrator',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username: 'pg-admin', password: 'operator-password-1' },
-  });
-  admin = { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  admin = await signInOperator(t, 'pg-admin', 'administrator');
 });
 afterAll(() => t.close());
 

@@ -1,8 +1,8 @@
+import { signInOperator } from '../../test/operators.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sen, yen, type TApplication, type TDrawRecord, type TOffering } from '@kabuto/contract';
-import { auditLog, offeringApplications, offerings, operators, positions } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { auditLog, offeringApplications, offerings, positions } from '../../db/schema.js';
 import { body, createTestApp, registerAndLogin, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { fundDemoCash, ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
 import { hasRun } from '../jobs/run-once.js';
@@ -20,19 +20,7 @@ let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.db.insert(operators).values({
-    username: 'ipo-admin',
-    displayName: 'IPO admin',
-    passwordHash: await hashPassword('operator-password-1'),
-    role: 'administrator',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username: 'ipo-admin', password: 'operator-password-1' },
-  });
-  admin = { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  admin = await signInOperator(t, 'ipo-admin', 'administrator');
 });
 afterAll(() => t.close());
 

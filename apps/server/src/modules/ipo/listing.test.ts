@@ -1,7 +1,6 @@
+import { signInOperator } from '../../test/operators.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yen, type TApplication, type TOffering, type TOrder, type TPosition } from '@kabuto/contract';
-import { operators } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
 import { getInstrument, setListedInstruments } from '../../market/instruments.js';
 import { firstDayBar } from '../../market/listing.js';
 import { stockGrid } from '../../market/price-grid.js';
@@ -23,19 +22,7 @@ let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.db.insert(operators).values({
-    username: 'listing-admin',
-    displayName: 'Listing admin',
-    passwordHash: await hashPassword('operator-password-1'),
-    role: 'administrator',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username: 'listing-admin', password: 'operator-password-1' },
-  });
-  admin = { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  admin = await signInOperator(t, 'listing-admin', 'administrator');
 });
 afterAll(async () => {
   setListedInstruments([]);

@@ -1,8 +1,8 @@
+import { signInOperator } from '../../test/operators.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yen, type TApplication, type TNisaQuota, type TOffering, type TPosition } from '@kabuto/contract';
-import { brokerageAccounts, messages, operators, positions } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { brokerageAccounts, messages, positions } from '../../db/schema.js';
 import { setListedInstruments } from '../../market/instruments.js';
 import { body, createTestApp, registerAndLogin, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { fundDemoCash } from '../ledger/ledger.js';
@@ -19,19 +19,7 @@ let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.db.insert(operators).values({
-    username: 'nisa-admin',
-    displayName: 'NISA admin',
-    passwordHash: await hashPassword('operator-password-1'),
-    role: 'administrator',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username: 'nisa-admin', password: 'operator-password-1' },
-  });
-  admin = { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  admin = await signInOperator(t, 'nisa-admin', 'administrator');
 });
 afterAll(async () => {
   setListedInstruments([]);

@@ -1,3 +1,4 @@
+import { signInOperator } from '../../test/operators.js';
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -11,8 +12,7 @@ import {
   type TIdentityApplication,
 } from '@kabuto/contract';
 import { loadConfig } from '../../config.js';
-import { identityVerifications, operators, uploads, users } from '../../db/schema.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { identityVerifications, uploads, users } from '../../db/schema.js';
 import { multipart, pngBytes } from '../../lib/images.js';
 import {
   applicationPayload,
@@ -47,22 +47,9 @@ beforeEach(() => {
 });
 
 let opCounter = 0;
-async function operator() {
+function operator() {
   opCounter += 1;
-  const username = `opening${opCounter}`;
-  await t.database.db.insert(operators).values({
-    username,
-    displayName: `Operator ${opCounter}`,
-    passwordHash: await hashPassword('operator-pass-2026'),
-    role: 'reviewer',
-    mustChangePassword: false,
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/console/login',
-    payload: { username, password: 'operator-pass-2026' },
-  });
-  return { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  return signInOperator(t, `opening${opCounter}`);
 }
 
 type Headers = Record<string, string>;
