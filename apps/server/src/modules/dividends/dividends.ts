@@ -260,7 +260,8 @@ function creditOf(row: AnnouncementRow, e: Entitlement, rates: Awaited<ReturnTyp
 /**
  * Pays one part of an announcement's holders (one transaction, runDividendJob): for each entitlement one
  * journal entry, its payment row and a message, CREDIT_BATCH holdings at a time under their holders' locks
- * (lockUsers, postEntries and multi-row inserts: a few statements per batch; bench/dividends.ts).
+ * (lockUsers, prepareEntries and multi-row inserts: five statements a batch in two round trips, ADR 0037;
+ * bench/dividends.ts).
  * Cash shares: the dividend less the withholding (a setting, default 15.315% + 5%, each floored to the yen on
  * the whole payment) in 特定 and 一般 accounts, none in NISA (株式数比例配分方式: dividends are received at the
  * broker). Margin: the adjustment amount, not taxed.
