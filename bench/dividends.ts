@@ -10,13 +10,18 @@
  *   - the dividend job on the payment date: every holder's dividend, withheld, in one runOnce transaction
  *     (1,000 holders a batch);
  * and checks that every record settled, every holder was paid once, and every ledger head matches its postings.
+ * Besides each job's wall time it prints the CPU time it took, which a busy machine does not inflate: the
+ * bench's own process (Node) and the PostgreSQL backends of its database (/proc), and the load average.
  *   npm run bench:dividends      (HOLDERS=10000 DATABASE=pglite to change)
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { negSen, sen } from '@kabuto/contract';
 import { count, countDistinct, eq, like, sql } from 'drizzle-orm';
 import { dividendPayments, productRecords, users } from '../apps/server/src/db/schema.js';
+import { run, statement } from '../apps/server/src/db/statement.js';
 import { createTestApp } from '../apps/server/src/test/harness.js';
 import { TestMarket } from '../apps/server/src/test/test-market.js';
 import { announceDividend, runDividendJob } from '../apps/server/src/modules/dividends/dividends.js';
@@ -50,7 +55,8 @@ if (pglite) delete process.env['TEST_DATABASE_URL'];
 else process.env['TEST_DATABASE_URL'] = serverUrl;
 
 // PROFILE=1 (PostgreSQL): each job's time per statement (named statements by name, others by their first
-// words), as the client waits for them; the rest of a job's time is Node's. EXPLAIN=<statement name>[,...]
+// words), as the client waits for them (from sent to answered: statements a batch sends one behind the other
+// overlap, so their times add up to more than the wait); the rest of a job's time is Node's. EXPLAIN=<statement name>[,...]
 // also prints `EXPLAIN (ANALYZE, BUFFERS)` of each one's third call in the seed and in each job (executing
 // it in its place, so only for statements whose rows nothing reads: ledger_post_entries, the updates).
 const PROFILE = process.env['PROFILE'] === '1' || process.env['EXPLAIN'] !== undefined;
@@ -109,6 +115,53 @@ function profileReport(): Record<string, string> {
   return out;
 }
 
+/** A process's CPU time so far in ms (Linux /proc: utime + stime, in clock ticks of 10 ms); NaN if not local. */
+function cpuMs(pid: number): number {
+  if (!existsSync(`/proc/${String(pid)}/stat`)) return Number.NaN;
+  const fields =
+    readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+      .split(') ')[1]
+      ?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time, which a busy machine does not inflate (unlike the wall time): the bench's own process (Node) and
+ * the PostgreSQL backends serving its database (read from /proc, so only for a server on this machine; the
+ * server's background writers are not counted). `cpuMark` before a job, `cpuSince` after it.
+ */
+const admin = pglite ? undefined : new pg.Client({ connectionString: serverUrl });
+await admin?.connect();
+let benchDatabase = '';
+async function backendCpu(): Promise<Map<number, number>> {
+  if (!admin) return new Map();
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+    benchDatabase,
+  ]);
+  return new Map(rows.map((r) => [r.pid, cpuMs(r.pid)]));
+}
+interface CpuMark {
+  node: NodeJS.CpuUsage;
+  backends: Map<number, number>;
+  load: number[];
+}
+async function cpuMark(): Promise<CpuMark> {
+  return { node: process.cpuUsage(), backends: await backendCpu(), load: loadavg() };
+}
+async function cpuSince(mark: CpuMark): Promise<Record<string, string>> {
+  const node = process.cpuUsage(mark.node);
+  const now = await backendCpu();
+  let backends = 0;
+  for (const [pid, ms] of now) backends += ms - (mark.backends.get(pid) ?? 0);
+  const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  return {
+    node_cpu: seconds((node.user + node.system) / 1000),
+    ...(admin ? { postgres_backends_cpu: `${seconds(backends)} (${now.size} backends)` } : {}),
+    load_average_before: fmt(mark.load),
+    load_average_after: fmt(loadavg()),
+  };
+}
+
 const tokyo = (date: string, hhmm: string) => new Date(`${date}T${hhmm}:00+09:00`).toISOString();
 let market: TestMarket | undefined;
 const t = await createTestApp({}, undefined, {
@@ -119,6 +172,15 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 try {
   if (!market) throw new Error('no market');
   const db = t.database.db;
+  const [named] = await run(
+    db,
+    statement<Record<string, never>, { name: string }>(
+      'bench_database',
+      () => 'select current_database() as name',
+    ),
+    {},
+  );
+  benchDatabase = named?.name ?? '';
   market.set('7203', 3000);
   market.set('6758', 4000);
   t.clock.set(tokyo('2026-11-23', '12:00'));
@@ -209,9 +271,11 @@ try {
   market.set('7203', 3300);
   market.set('6758', 3800);
   t.clock.set(tokyo('2026-11-24', '15:31'));
+  const navCpu = await cpuMark();
   const nav0 = performance.now();
   const navEvents = await runNavJob(db, market, t.clock.now());
   const navMs = performance.now() - nav0;
+  const navCpuUsed = await cpuSince(navCpu);
   const navProfile = profileReport();
   const [following] = await db
     .select({ n: count() })
@@ -220,9 +284,11 @@ try {
 
   // The dividend job on the payment date.
   t.clock.set(tokyo('2026-12-15', '09:00'));
+  const divCpu = await cpuMark();
   const div0 = performance.now();
   const divEvents = await runDividendJob(db, t.clock.now());
   const divMs = performance.now() - div0;
+  const divCpuUsed = await cpuSince(divCpu);
   const divProfile = profileReport();
   const [paid] = await db
     .select({ n: count(), users: countDistinct(dividendPayments.userId) })
@@ -241,10 +307,12 @@ try {
         nav_job: seconds(navMs),
         nav_settled: following?.n ?? 0,
         nav_messages: navEvents.length,
+        nav_cpu: navCpuUsed,
         dividend_job: seconds(divMs),
         dividend_payments: paid?.n ?? 0,
         dividend_holders: paid?.users ?? 0,
         dividend_messages: divEvents.length,
+        dividend_cpu: divCpuUsed,
         ledger_heads_check: mismatches.length === 0 ? `ok (${seconds(checkMs)})` : mismatches.slice(0, 3),
         ...(PROFILE ? { nav_statements: navProfile, dividend_statements: divProfile } : {}),
       },
@@ -255,4 +323,5 @@ try {
   if (mismatches.length > 0 || paid?.n !== HOLDERS || following?.n !== HOLDERS) process.exitCode = 1;
 } finally {
   await t.close();
+  await admin?.end();
 }

@@ -9,7 +9,7 @@ import { ledgerHeadMismatches, userBalances } from '../ledger/ledger.js';
 import { announceDividend, runDividendJob } from './dividends.js';
 
 /**
- * The dividend job pays holders in batches (lockUsers, postEntries, multi-row inserts; ADR 0027). Five holders
+ * The dividend job pays holders in batches (lockUsers, prepareEntries, multi-row inserts; ADR 0027). Five holders
  * of Toyota (7203), one of them in two accounts (特定 and NISA), paid ¥37.50 a share in batches of two: six
  * payments over three batches, each holding credited exactly once although the job runs twice at once and
  * once more, and the ledger balances. 100 shares: gross ¥3,750, withheld ¥574 + ¥187, net ¥2,989.

@@ -67,7 +67,8 @@ function memoryOf<T>(memory: WeakMap<object, T>, db: Executor, make: () => T): T
  * transaction could still roll back); the migrations open them all, so that only happens to a new kind.
  */
 interface AccountIds {
-  user: Map<string, number>;
+  /** a user's account ids, keyed by userAccountKey (numbers, not strings: the daily jobs look up 100,000s) */
+  user: Map<number, number>;
   house: Map<HouseAccountKind, number>;
   openedHere: Set<HouseAccountKind>;
 }
@@ -76,12 +77,18 @@ const accountIdMemory = new WeakMap<object, AccountIds>();
 const MAX_REMEMBERED_USER_ACCOUNTS = 400_000;
 const accountIdsOf = (db: Executor) =>
   memoryOf(accountIdMemory, db, (): AccountIds => ({
-    user: new Map<string, number>(),
+    user: new Map<number, number>(),
     house: new Map<HouseAccountKind, number>(),
     openedHere: new Set<HouseAccountKind>(),
   }));
 
-/** Remembers a user's account ids read elsewhere (`[kind, id]` pairs), such as with the user's ledger head. */
+/** The memory's key of a user's account of a kind (a kind's index, below 8, beside the user id). */
+const userAccountKey = (userId: number, kindIndex: number) => userId * 8 + kindIndex;
+
+/**
+ * Remembers a user's account ids read elsewhere (`[kind, id]` pairs), such as with the user's ledger head.
+ * When the memory is full it starts again, before (never while) remembering one user's accounts.
+ */
 export function rememberUserAccounts(
   db: Executor,
   userId: number,
@@ -90,11 +97,22 @@ export function rememberUserAccounts(
   const ids = accountIdsOf(db);
   if (!ids) return;
   if (ids.user.size + accounts.length > MAX_REMEMBERED_USER_ACCOUNTS) ids.user.clear();
-  for (const [kind, id] of accounts) ids.user.set(`${userId}:${kind}`, id);
+  for (const [kind, id] of accounts) {
+    const index = USER_ACCOUNT_KINDS.indexOf(kind as UserAccountKind);
+    if (index >= 0) ids.user.set(userAccountKey(userId, index), id);
+  }
+}
+
+/**
+ * The remembered id of a user's account, without a round trip (undefined if not remembered): for the batch
+ * writers, which look up each line's account without awaiting (posting.ts, postEntries).
+ */
+export function knownUserAccountId(db: Executor, userId: number, kind: UserAccountKind): number | undefined {
+  return accountIdsOf(db)?.user.get(userAccountKey(userId, USER_ACCOUNT_KINDS.indexOf(kind)));
 }
 
 export async function userAccountId(db: Executor, userId: number, kind: UserAccountKind): Promise<number> {
-  const known = accountIdsOf(db)?.user.get(`${userId}:${kind}`);
+  const known = knownUserAccountId(db, userId, kind);
   if (known !== undefined) return known;
   // All of the user's accounts at once: the next entry usually touches another of them.
   const rows = await db

@@ -8,7 +8,8 @@
  * chain.ts     the postings' hash chain
  * heads.ts     the users' ledger heads: the user's lock, reading balances, the heads' check
  * posting.ts   writing entries: entryCtes, the one SQL generator behind postEntry and the order path;
- *              postEntries, the daily jobs' batches of many entries in one statement
+ *              postEntries, the daily jobs' batches of many entries in one statement (or drawEntryIds,
+ *              prepareEntries and writeEntries, for a batch that sends its other writes behind them)
  * claim.ts     the Idempotency-Key claim under the user's lock (ledgerClaim, takeClaimedLedger)
  */
 export {
@@ -38,11 +39,15 @@ export {
   type UserBalances,
 } from './heads.js';
 export {
+  drawEntryIds,
   entryCtes,
   entryParams,
   fundDemoCash,
   postEntries,
   postEntry,
+  prepareEntries,
+  writeEntries,
+  type EntriesParams,
   type EntryDraft,
   type EntryParams,
   type PostingLine,

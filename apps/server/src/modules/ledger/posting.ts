@@ -2,9 +2,13 @@ import { negSen, type LedgerEntryKind, type LedgerMemoParams, type Sen } from '@
 import type { Executor } from '../../db/types.js';
 import { run, statement } from '../../db/statement.js';
 import type { postings } from '../../db/schema.js';
+import { intArrayLiteral, textArrayLiteral } from '../../db/array-literal.js';
 import {
   LedgerError,
+  USER_ACCOUNT_KINDS,
   houseAccountId,
+  knownUserAccountId,
+  rememberUserAccounts,
   userAccountId,
   type HouseAccountKind,
   type UserAccountKind,
@@ -231,28 +235,31 @@ async function paramsOf(
   };
 }
 
-/** The values of entriesStatement: many entries, their postings and the heads they move, as arrays. */
-interface EntriesParams extends Record<string, unknown> {
-  entryIds: number[];
-  entryKinds: string[];
-  entryMemos: (string | null)[];
-  entryMemoParams: string[];
-  entryRefs: (string | null)[];
-  entryAts: string[];
-  postingEntries: number[];
-  postingAccounts: number[];
-  postingAmounts: number[];
-  postingAts: string[];
-  postingUsers: (number | null)[];
-  postingSeqs: (number | null)[];
-  postingHashes: (string | null)[];
-  headUsers: number[];
-  headSeqs: number[];
-  headHashes: string[];
-  headCash: number[];
-  headReserved: number[];
-  headMargin: number[];
-  headWithdrawing: number[];
+/**
+ * The values of entriesStatement: many entries, their postings and the heads they move, each an array
+ * literal (src/db/array-literal.ts).
+ */
+export interface EntriesParams extends Record<string, unknown> {
+  entryIds: string;
+  entryKinds: string;
+  entryMemos: string;
+  entryMemoParams: string;
+  entryRefs: string;
+  entryAts: string;
+  postingEntries: string;
+  postingAccounts: string;
+  postingAmounts: string;
+  postingAts: string;
+  postingUsers: string;
+  postingSeqs: string;
+  postingHashes: string;
+  headUsers: string;
+  headSeqs: string;
+  headHashes: string;
+  headCash: string;
+  headReserved: string;
+  headMargin: string;
+  headWithdrawing: string;
 }
 
 /**
@@ -287,14 +294,169 @@ const entriesStatement = statement<EntriesParams>(
     )
     select 1`,
 );
-const drawEntryIds = statement<{ count: number }, { id: string }>(
+const drawEntryIdsStatement = statement<{ count: number }, { id: string }>(
   'ledger_draw_entry_ids',
   (p) => `select nextval(pg_get_serial_sequence('journal_entries', 'id'))::text as id
     from generate_series(1, ${p('count')}::int)`,
 );
+const accountsOfUsers = statement<{ users: number[] }, { user_id: number; kind: string; id: number }>(
+  'ledger_accounts_of_users',
+  (p) => `select user_id, kind, id from ledger_accounts where user_id = any(${p('users')}::int[])`,
+);
 
 /** Entries a batch statement writes at most (its arrays' length stays moderate). */
 export const ENTRY_BATCH = 2_000;
+
+/**
+ * Draws `count` journal entry ids (one statement), for entries about to be written by writeEntries. It does
+ * not depend on the users' locks, so a batch may send it beside lockUsers and await both at once.
+ */
+export async function drawEntryIds(db: Executor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const drawn = await run(db, drawEntryIdsStatement, { count });
+  if (drawn.length !== count) throw new LedgerError('journal entry ids were not drawn');
+  return drawn.map((r) => Number(r.id));
+}
+
+/**
+ * entriesStatement's values for drafts whose ids were drawn (drawEntryIds, `ids[i]` for `drafts[i]`): the
+ * same checks, postings, chain hashes and heads as postEntry one after another (posting.test.ts), and the
+ * transaction's memory of the heads moved past them. The caller holds every user's lock (lockUsers), which
+ * also remembered their chain heads and account ids; accounts it does not remember are read in one
+ * statement for all. The values must then be written in this transaction (writeEntries).
+ */
+export async function prepareEntries(
+  db: Executor,
+  ids: readonly number[],
+  drafts: readonly EntryDraft[],
+): Promise<EntriesParams> {
+  if (ids.length !== drafts.length) throw new LedgerError('one entry id a draft');
+  const checked = drafts.map((draft) => checkedLines(draft));
+  // What the lines name, resolved before the loop, which then awaits nothing: the house accounts, the
+  // users' accounts and chain heads (each a map lookup when the lock remembered them).
+  const house = new Map<HouseAccountKind, number>();
+  const users = new Set<number>();
+  for (const lines of checked) {
+    for (const line of lines) {
+      if ('house' in line) {
+        if (!house.has(line.house)) house.set(line.house, await houseAccountId(db, line.house));
+      } else users.add(line.user);
+    }
+  }
+  const unknown = [...users].filter((user) =>
+    USER_ACCOUNT_KINDS.some((kind) => knownUserAccountId(db, user, kind) === undefined),
+  );
+  const accounts = new Map<number, Map<string, number>>();
+  if (unknown.length > 0) {
+    for (const row of await run(db, accountsOfUsers, { users: unknown })) {
+      let mine = accounts.get(row.user_id);
+      if (!mine) accounts.set(row.user_id, (mine = new Map<string, number>()));
+      mine.set(row.kind, row.id);
+    }
+    for (const [user, mine] of accounts) rememberUserAccounts(db, user, [...mine]);
+  }
+  const accountOf = (user: number, kind: UserAccountKind): number => {
+    const id = knownUserAccountId(db, user, kind) ?? accounts.get(user)?.get(kind);
+    if (id === undefined) throw new LedgerError(`user ${user} has no ${kind} account`);
+    return id;
+  };
+  const heads = new Map<number, HeadMove>();
+  for (const user of users) {
+    const head = heldHeads(db, user)?.get(user) ?? (await chainHead(db, user));
+    heads.set(user, { ...head, delta: { cash: 0, reserved: 0, margin: 0, withdrawing: 0 } });
+  }
+
+  const entryIds: number[] = [];
+  const entryKinds: string[] = [];
+  const entryMemos: (string | null)[] = [];
+  const entryMemoParams: string[] = [];
+  const entryRefs: (string | null)[] = [];
+  const entryAts: string[] = [];
+  const postingEntries: number[] = [];
+  const postingAccounts: number[] = [];
+  const postingAmounts: number[] = [];
+  const postingAts: string[] = [];
+  const postingUsers: (number | null)[] = [];
+  const postingSeqs: (number | null)[] = [];
+  const postingHashes: (string | null)[] = [];
+  // a batch's drafts mostly share one Date: its text is made once
+  let lastAt: Date | undefined;
+  let at = '';
+  for (const [i, draft] of drafts.entries()) {
+    const id = ids[i] ?? 0;
+    if (draft.at !== lastAt) {
+      lastAt = draft.at;
+      at = draft.at.toISOString();
+    }
+    entryIds.push(id);
+    entryKinds.push(draft.kind);
+    entryMemos.push(draft.memo ?? null);
+    entryMemoParams.push(JSON.stringify(draft.params));
+    entryRefs.push(draft.ref ?? null);
+    entryAts.push(at);
+    for (const line of checked[i] ?? []) {
+      postingEntries.push(id);
+      postingAmounts.push(line.amount);
+      postingAts.push(at);
+      if ('house' in line) {
+        postingAccounts.push(house.get(line.house) ?? 0);
+        postingUsers.push(null);
+        postingSeqs.push(null);
+        postingHashes.push(null);
+        continue;
+      }
+      const move = heads.get(line.user);
+      if (!move) throw new LedgerError(`user ${line.user} has no ledger head`);
+      move.seq += 1;
+      move.hash = chainHash(move.hash, {
+        seq: move.seq,
+        entry: id,
+        at,
+        kind: draft.kind,
+        account: line.account,
+        amount: line.amount,
+      });
+      move.delta[line.account] += line.amount;
+      postingAccounts.push(accountOf(line.user, line.account));
+      postingUsers.push(line.user);
+      postingSeqs.push(move.seq);
+      postingHashes.push(move.hash);
+    }
+  }
+  const moved = [...heads];
+  for (const [userId, move] of moved) heldHeads(db, userId)?.set(userId, { seq: move.seq, hash: move.hash });
+  return {
+    entryIds: intArrayLiteral(entryIds),
+    entryKinds: textArrayLiteral(entryKinds),
+    entryMemos: textArrayLiteral(entryMemos),
+    entryMemoParams: textArrayLiteral(entryMemoParams),
+    entryRefs: textArrayLiteral(entryRefs),
+    entryAts: textArrayLiteral(entryAts),
+    postingEntries: intArrayLiteral(postingEntries),
+    postingAccounts: intArrayLiteral(postingAccounts),
+    postingAmounts: intArrayLiteral(postingAmounts),
+    postingAts: textArrayLiteral(postingAts),
+    postingUsers: intArrayLiteral(postingUsers),
+    postingSeqs: intArrayLiteral(postingSeqs),
+    postingHashes: textArrayLiteral(postingHashes),
+    headUsers: intArrayLiteral(moved.map(([userId]) => userId)),
+    headSeqs: intArrayLiteral(moved.map(([, m]) => m.seq)),
+    headHashes: textArrayLiteral(moved.map(([, m]) => m.hash)),
+    headCash: intArrayLiteral(moved.map(([, m]) => m.delta.cash)),
+    headReserved: intArrayLiteral(moved.map(([, m]) => m.delta.reserved)),
+    headMargin: intArrayLiteral(moved.map(([, m]) => m.delta.margin)),
+    headWithdrawing: intArrayLiteral(moved.map(([, m]) => m.delta.withdrawing)),
+  };
+}
+
+/**
+ * Writes entries prepared by prepareEntries (one statement). The statement is sent when this is called, so
+ * a caller may send its next statements of the same transaction behind it and await them all together
+ * (PostgreSQL runs them in order; if one fails, those behind it fail too and the transaction rolls back).
+ */
+export function writeEntries(db: Executor, params: EntriesParams): Promise<unknown> {
+  return run(db, entriesStatement, params);
+}
 
 /**
  * Writes many balanced journal entries, in order, as postEntry would one by one (the same checks, postings,
@@ -306,73 +468,9 @@ export async function postEntries(db: Executor, drafts: readonly EntryDraft[]): 
   const ids: number[] = [];
   for (let start = 0; start < drafts.length; start += ENTRY_BATCH) {
     const batch = drafts.slice(start, start + ENTRY_BATCH);
-    const checked = batch.map((draft) => checkedLines(draft));
-    const drawn = await run(db, drawEntryIds, { count: batch.length });
-    if (drawn.length !== batch.length) throw new LedgerError('journal entry ids were not drawn');
-    const params: EntriesParams = {
-      entryIds: [],
-      entryKinds: [],
-      entryMemos: [],
-      entryMemoParams: [],
-      entryRefs: [],
-      entryAts: [],
-      postingEntries: [],
-      postingAccounts: [],
-      postingAmounts: [],
-      postingAts: [],
-      postingUsers: [],
-      postingSeqs: [],
-      postingHashes: [],
-      headUsers: [],
-      headSeqs: [],
-      headHashes: [],
-      headCash: [],
-      headReserved: [],
-      headMargin: [],
-      headWithdrawing: [],
-    };
-    const heads = new Map<number, HeadMove>();
-    for (const [i, draft] of batch.entries()) {
-      const id = Number(drawn[i]?.id);
-      const at = draft.at.toISOString();
-      const { rows, moves } = await postingRows(db, id, draft, checked[i] ?? []);
-      params.entryIds.push(id);
-      params.entryKinds.push(draft.kind);
-      params.entryMemos.push(draft.memo ?? null);
-      params.entryMemoParams.push(JSON.stringify(draft.params));
-      params.entryRefs.push(draft.ref ?? null);
-      params.entryAts.push(at);
-      for (const r of rows) {
-        params.postingEntries.push(id);
-        params.postingAccounts.push(r.accountId);
-        params.postingAmounts.push(r.amount);
-        params.postingAts.push(at);
-        params.postingUsers.push(r.userId ?? null);
-        params.postingSeqs.push(r.seq ?? null);
-        params.postingHashes.push(r.hash ?? null);
-      }
-      for (const [userId, move] of moves) {
-        const head = heads.get(userId);
-        if (!head) {
-          heads.set(userId, { seq: move.seq, hash: move.hash, delta: { ...move.delta } });
-          continue;
-        }
-        head.seq = move.seq;
-        head.hash = move.hash;
-        for (const k of Object.keys(head.delta) as UserAccountKind[]) head.delta[k] += move.delta[k];
-      }
-      ids.push(id);
-    }
-    for (const [userId, head] of heads) {
-      params.headUsers.push(userId);
-      params.headSeqs.push(head.seq);
-      params.headHashes.push(head.hash);
-      params.headCash.push(head.delta.cash);
-      params.headReserved.push(head.delta.reserved);
-      params.headMargin.push(head.delta.margin);
-      params.headWithdrawing.push(head.delta.withdrawing);
-    }
-    await run(db, entriesStatement, params);
+    const drawn = await drawEntryIds(db, batch.length);
+    await writeEntries(db, await prepareEntries(db, drawn, batch));
+    ids.push(...drawn);
   }
   return ids;
 }

@@ -8,6 +8,7 @@ import {
   type TUserEvent,
 } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
+import { intArrayLiteral, textArrayLiteral } from '../../db/array-literal.js';
 import { run, statement } from '../../db/statement.js';
 import { messages, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -36,10 +37,7 @@ export async function notify(
   queueEvent(outbox, userId, kind, params, at, row?.id ?? null);
 }
 
-const insertMessages = statement<
-  { users: number[]; kinds: string[]; params: string[]; at: Date },
-  { id: number }
->(
+const insertMessages = statement<{ users: string; kinds: string; params: string; at: Date }, { id: number }>(
   'messages_insert_many',
   (p) => `insert into messages (user_id, kind, params, created_at)
     select m.user_id, m.kind, m.params, ${p('at')}::timestamptz
@@ -50,8 +48,9 @@ const insertMessages = statement<
 );
 
 /**
- * notify() for many messages (a daily job's batch): one statement per 2,000 messages (arrays, whatever their
- * number), events queued in order. The ids come back in the insert's order: the rows are inserted in the order
+ * notify() for many messages (a daily job's batch): one statement per 2,000 messages (array literals,
+ * whatever their number), events queued in order. The first statement is sent when this is called, so a
+ * caller may send it behind its other statements and await them together. The ids come back in the insert's order: the rows are inserted in the order
  * of the select, and RETURNING answers them as they were inserted.
  */
 export async function notifyMany(
@@ -63,9 +62,9 @@ export async function notifyMany(
   for (let start = 0; start < items.length; start += 2_000) {
     const batch = items.slice(start, start + 2_000);
     const rows = await run(tx, insertMessages, {
-      users: batch.map((m) => m.userId),
-      kinds: batch.map((m) => m.kind),
-      params: batch.map((m) => JSON.stringify(m.params)),
+      users: intArrayLiteral(batch.map((m) => m.userId)),
+      kinds: textArrayLiteral(batch.map((m) => m.kind)),
+      params: textArrayLiteral(batch.map((m) => JSON.stringify(m.params))),
       at,
     });
     for (const [i, m] of batch.entries()) {

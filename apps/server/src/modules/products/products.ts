@@ -19,13 +19,16 @@ import { getInstrument } from '../../market/instruments.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { audit } from '../console/audit.js';
 import {
+  drawEntryIds,
   lockUser,
   lockUsers,
-  postEntries,
   postEntry,
+  prepareEntries,
   userBalances,
+  writeEntries,
   type EntryDraft,
 } from '../ledger/ledger.js';
+import { intArrayLiteral, textArrayLiteral } from '../../db/array-literal.js';
 import { run, statement } from '../../db/statement.js';
 import { readsJapanese } from '../market/views.js';
 import { notify, notifyMany, type EventOutbox } from '../messages/messages.js';
@@ -427,12 +430,12 @@ export async function sellRecord(
 export const SETTLE_BATCH = 1_000;
 
 const settlePurchases = statement<{
-  ids: number[];
-  statuses: string[];
-  navs: number[];
-  units: number[];
-  costs: number[];
-  ended: boolean[];
+  ids: string;
+  statuses: string;
+  navs: string;
+  units: string;
+  costs: string;
+  ended: string;
   now: string;
 }>(
   'products_settle_purchases',
@@ -442,7 +445,7 @@ const settlePurchases = statement<{
       ${p('costs')}::bigint[], ${p('ended')}::boolean[]) as v(id, status, nav, units, cost, ended)
     where r.id = v.id and r.id = any(${p('ids')}::int[]) and r.status = 'pending'`,
 );
-const settleRedemptions = statement<{ ids: number[]; navs: number[]; proceeds: number[]; now: string }>(
+const settleRedemptions = statement<{ ids: string; navs: string; proceeds: string; now: string }>(
   'products_settle_redemptions',
   (p) => `update product_records r set status = 'ended', sell_nav = v.nav, proceeds = v.proceeds,
       ended_at = ${p('now')}::timestamptz
@@ -450,47 +453,64 @@ const settleRedemptions = statement<{ ids: number[]; navs: number[]; proceeds: n
     where r.id = v.id and r.id = any(${p('ids')}::int[]) and r.status = 'redeeming'`,
 );
 
+/** A record due for settlement, with its NAV: settleRecords reads them under the holders' locks. */
+const dueRows = statement<
+  { ids: string },
+  {
+    id: number;
+    user_id: number;
+    status: string;
+    amount: string;
+    units: string | null;
+    nav: string;
+    name: string;
+  }
+>(
+  'products_due_rows',
+  (p) => `select r.id, r.user_id, r.status, r.amount::text as amount, r.units::text as units,
+      n.nav::text as nav, p.name
+    from product_records r
+    join products p on p.id = r.product_id
+    join product_navs n on n.product_id = r.product_id
+      and n.date = case when r.status = 'pending' then r.buy_nav_date else r.sell_nav_date end
+    where r.id = any(${p('ids')}::int[]) and r.status in ('pending', 'redeeming')
+    order by r.id`,
+);
+
+/** A record waiting for a NAV that has been struck, and its holder (dueRecords). */
+export interface DueRecord {
+  id: number;
+  userId: number;
+}
+
 /**
  * Settles records whose NAV has been struck, in one transaction under their holders' locks (lockUsers): a
  * pending purchase gets its units (unitsFor) and the unused rest back; a redeeming record is paid its
  * proceeds (valueOf). The records' status is re-read under the locks, so a record is settled once however
  * many passes or processes try; the entries, updates and messages are written a batch at a time
- * (postEntries, multi-row statements). Answers how many settled.
+ * (prepareEntries, multi-row statements), in two round trips: the locks, the entries' ids and the records
+ * sent together; then the updates, the entries and the messages sent one behind the other. A record's holder
+ * never changes, so the holders to lock come with the records (dueRecords). Answers how many settled.
  */
 export async function settleRecords(
   db: Db,
-  recordIds: readonly number[],
+  records: readonly DueRecord[],
   now: Date,
   outbox: EventOutbox,
 ): Promise<number> {
-  if (recordIds.length === 0) return 0;
+  if (records.length === 0) return 0;
+  const ids = intArrayLiteral(records.map((r) => r.id));
   return db.transaction(async (tx) => {
-    const peek = await tx
-      .select({ userId: productRecords.userId })
-      .from(productRecords)
-      .where(inArray(productRecords.id, [...recordIds]));
-    await lockUsers(
-      tx,
-      peek.map((r) => r.userId),
-    );
-    const rows = await tx
-      .select({ record: productRecords, nav: productNavs.nav, name: products.name })
-      .from(productRecords)
-      .innerJoin(products, eq(products.id, productRecords.productId))
-      .innerJoin(
-        productNavs,
-        and(
-          eq(productNavs.productId, productRecords.productId),
-          sql`${productNavs.date} = case when ${productRecords.status} = 'pending' then ${productRecords.buyNavDate} else ${productRecords.sellNavDate} end`,
-        ),
-      )
-      .where(
-        and(
-          inArray(productRecords.id, [...recordIds]),
-          inArray(productRecords.status, ['pending', 'redeeming']),
-        ),
-      )
-      .orderBy(asc(productRecords.id));
+    // ids for every record: those another pass settled meanwhile leave gaps in the entries' ids, as a
+    // rolled-back transaction does
+    const [, drawn, rows] = await Promise.all([
+      lockUsers(
+        tx,
+        records.map((r) => r.userId),
+      ),
+      drawEntryIds(tx, records.length),
+      run(tx, dueRows, { ids }),
+    ]);
     const drafts: EntryDraft[] = [];
     const notes: { userId: number; kind: string; params: Record<string, unknown> }[] = [];
     const bought = {
@@ -499,18 +519,21 @@ export async function settleRecords(
       navs: [] as number[],
       units: [] as number[],
       costs: [] as number[],
-      ended: [] as boolean[],
+      ended: [] as string[],
     };
     const sold = { ids: [] as number[], navs: [] as number[], proceeds: [] as number[] };
-    for (const { record, nav, name } of rows) {
+    for (const record of rows) {
+      const nav = Number(record.nav);
+      const name = record.name;
       if (record.status === 'pending') {
-        const { units, cost, refund } = unitsFor(record.amount, nav);
+        const amount = Number(record.amount);
+        const { units, cost, refund } = unitsFor(amount, nav);
         bought.ids.push(record.id);
         bought.statuses.push(units > 0 ? 'following' : 'ended');
         bought.navs.push(nav);
         bought.units.push(units);
         bought.costs.push(cost);
-        bought.ended.push(units === 0);
+        bought.ended.push(units === 0 ? 'true' : 'false');
         drafts.push({
           kind: 'fund_buy',
           memo: `${name}: ${units} units at NAV ${nav} (record ${record.id})`,
@@ -518,19 +541,19 @@ export async function settleRecords(
           ref: `product_record:${record.id}`,
           at: now,
           lines: [
-            { user: record.userId, account: 'reserved', amount: negSen(sen(record.amount)) },
+            { user: record.user_id, account: 'reserved', amount: negSen(sen(amount)) },
             { house: 'fund_custody', amount: sen(cost) },
-            { user: record.userId, account: 'cash', amount: sen(refund) },
+            { user: record.user_id, account: 'cash', amount: sen(refund) },
           ],
         });
         notes.push({
-          userId: record.userId,
+          userId: record.user_id,
           kind: 'product.following',
           params: { product: name, record_id: record.id, units, nav },
         });
         continue;
       }
-      const units = record.units ?? 0;
+      const units = Number(record.units ?? 0);
       const proceeds = valueOf(units, nav);
       sold.ids.push(record.id);
       sold.navs.push(nav);
@@ -544,29 +567,54 @@ export async function settleRecords(
           at: now,
           lines: [
             { house: 'fund_custody', amount: negSen(sen(proceeds)) },
-            { user: record.userId, account: 'cash', amount: sen(proceeds) },
+            { user: record.user_id, account: 'cash', amount: sen(proceeds) },
           ],
         });
       }
       notes.push({
-        userId: record.userId,
+        userId: record.user_id,
         kind: 'product.ended',
         params: { product: name, record_id: record.id, proceeds },
       });
     }
+    const entries =
+      drafts.length > 0 ? await prepareEntries(tx, drawn.slice(0, drafts.length), drafts) : null;
     const at = now.toISOString();
-    if (bought.ids.length > 0) await run(tx, settlePurchases, { ...bought, now: at });
-    if (sold.ids.length > 0) await run(tx, settleRedemptions, { ...sold, now: at });
-    await postEntries(tx, drafts);
-    await notifyMany(tx, outbox, notes, now);
+    const writes: Promise<unknown>[] = [];
+    if (bought.ids.length > 0) {
+      writes.push(
+        run(tx, settlePurchases, {
+          ids: intArrayLiteral(bought.ids),
+          statuses: textArrayLiteral(bought.statuses),
+          navs: intArrayLiteral(bought.navs),
+          units: intArrayLiteral(bought.units),
+          costs: intArrayLiteral(bought.costs),
+          ended: textArrayLiteral(bought.ended),
+          now: at,
+        }),
+      );
+    }
+    if (sold.ids.length > 0) {
+      writes.push(
+        run(tx, settleRedemptions, {
+          ids: intArrayLiteral(sold.ids),
+          navs: intArrayLiteral(sold.navs),
+          proceeds: intArrayLiteral(sold.proceeds),
+          now: at,
+        }),
+      );
+    }
+    if (entries) writes.push(writeEntries(tx, entries));
+    writes.push(notifyMany(tx, outbox, notes, now));
+    await Promise.all(writes);
     return rows.length;
   });
 }
 
-/** Records waiting for a NAV that has been struck: pending purchases and redemptions. */
-export async function dueRecords(db: Executor): Promise<number[]> {
-  const rows = await db
-    .select({ id: productRecords.id })
+/** Records waiting for a NAV that has been struck: pending purchases and redemptions, with their holders. */
+export async function dueRecords(db: Executor): Promise<DueRecord[]> {
+  return db
+    .select({ id: productRecords.id, userId: productRecords.userId })
     .from(productRecords)
     .innerJoin(
       productNavs,
@@ -577,7 +625,6 @@ export async function dueRecords(db: Executor): Promise<number[]> {
     )
     .where(inArray(productRecords.status, ['pending', 'redeeming']))
     .orderBy(asc(productRecords.id));
-  return rows.map((r) => r.id);
 }
 
 /** The user's records, newest first, with their derived earnings. */
