@@ -19,4 +19,4 @@ ALTER TABLE "banners" ADD CONSTRAINT "banners_upload_id_uploads_id_fk" FOREIGN K
 ALTER TABLE "banners" ADD CONSTRAINT "banners_created_by_operators_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."operators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "banners_published_idx" ON "banners" USING btree ("state","sort_order","id");--> statement-breakpoint
 ALTER TABLE "uploads" ADD CONSTRAINT "uploads_operator_id_operators_id_fk" FOREIGN KEY ("operator_id") REFERENCES "public"."operators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "uploads" ADD CONSTRAINT "uploads_owner_ck" CHECK ("uploads"."user_id" IS NOT NULL OR "uploads"."operator_id" IS NOT NULL);
+ALTER TABLE "uploads" ADD CONSTRAINT "uploads_owner_ck" CHECK ("uploads"."user_id" IS NOT NULL OR "uploads"."operator_id" IS NOT NULL OR "uploads"."purpose" = 'banner');

@@ -358,7 +358,11 @@ export const uploads = pgTable(
   },
   (t) => [
     index('uploads_user_idx').on(t.userId),
-    check('uploads_owner_ck', sql`${t.userId} IS NOT NULL OR ${t.operatorId} IS NOT NULL`),
+    // a user's upload names its user, an operator's its operator; only a banner image may be the system's
+    check(
+      'uploads_owner_ck',
+      sql`${t.userId} IS NOT NULL OR ${t.operatorId} IS NOT NULL OR ${t.purpose} = 'banner'`,
+    ),
   ],
 );
 
