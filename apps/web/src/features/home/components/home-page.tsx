@@ -15,10 +15,12 @@ import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { HomeBanners } from './home-banners';
 
 /**
  * /pages/index/index, led as Japanese broker apps lead it by the account summary (logged in): then the
- * real-name prompt while unverified, the shortcuts, the fraud warning, the indices and the hot stocks.
+ * real-name prompt while unverified, the banners, the shortcuts, the fraud warning, the indices and the hot
+ * stocks.
  */
 export function HomePage() {
   const { t } = useTranslation();
@@ -49,6 +51,7 @@ export function HomePage() {
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
+      <HomeBanners />
       <QuickLinks loggedIn={loggedIn} />
       <ServiceLinks />
       <FraudWarning />
