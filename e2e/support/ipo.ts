@@ -32,9 +32,9 @@ export async function advance(request: APIRequestContext, ms: number): Promise<v
   expect(((await res.json()) as Envelope<unknown>).code).toBe(1);
 }
 
-/** A `datetime-local` value in Tokyo time for an instant (the console reads its dates as Tokyo's). */
+/** The console picker's text (`YYYY-MM-DD HH:mm`) in Tokyo time for an instant (the console's dates are Tokyo's). */
 export function tokyoLocal(at: Date): string {
-  return new Date(at.getTime() + 9 * HOUR).toISOString().slice(0, 16);
+  return new Date(at.getTime() + 9 * HOUR).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /**
@@ -83,7 +83,11 @@ export async function openConsole(browser: Browser) {
 
 export async function fillDates(form: Locator, dates: Record<string, Date>): Promise<void> {
   for (const [label, at] of Object.entries(dates)) {
-    await form.getByLabel(label, { exact: true }).fill(tokyoLocal(at));
+    // antd's date-time picker: the typed text is taken with Enter
+    const input = form.getByLabel(label, { exact: true });
+    await input.click();
+    await input.fill(tokyoLocal(at));
+    await input.press('Enter');
   }
 }
 

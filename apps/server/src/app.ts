@@ -78,6 +78,7 @@ import { lookupRoutes } from './modules/console/lookup-routes.js';
 import { loadMyNumberKey } from './modules/opening/my-number.js';
 import { newsConsoleRoutes, newsRoutes } from './modules/news/routes.js';
 import { supportConsoleRoutes, supportRoutes } from './modules/support/routes.js';
+import { bannerConsoleRoutes, bannerRoutes } from './modules/banners/routes.js';
 import type { SmsCaps, ThrottlePolicy } from './modules/auth/throttle.js';
 
 /** Everything a route needs, built once per app (and per test). */
@@ -525,6 +526,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(newsConsoleRoutes, { prefix: '/console' });
       await api.register(supportRoutes);
       await api.register(supportConsoleRoutes, { prefix: '/console' });
+      await api.register(bannerRoutes);
+      await api.register(bannerConsoleRoutes, { prefix: '/console' });
       if (config.CLOCK_CONTROL && isMovable(options.clock)) {
         await api.register(clockRoutes, { clock: options.clock, settle: () => matcher.settle() });
       }

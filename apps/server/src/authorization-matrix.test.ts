@@ -137,6 +137,7 @@ const PUBLIC: Record<string, string> = {
   'POST /api/loans id_number': 'the applicant’s own identity-document number, not a reference',
   'GET /api/news code': 'a stock code',
   'GET /api/news/{id} id': 'a published article',
+  'GET /api/banners/{id}/image id': 'a published banner’s picture (public, ADR 0041)',
   // WebAuthn's credential id inside an authenticator's answer: the server looks the credential up by it and
   // believes nothing until its signature verifies against that credential's public key
   'POST /api/auth/passkey/login id': 'a WebAuthn credential id, proven by its signature',

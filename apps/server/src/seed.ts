@@ -15,6 +15,7 @@ import { seedDemoProducts } from './seed-products.js';
 import { seedDemoOfferings } from './seed-ipo.js';
 import { seedDemoLoans } from './seed-loans.js';
 import { seedDemoNews } from './seed-news.js';
+import { seedDemoBanners } from './seed-banners.js';
 import { encryptMyNumber } from './modules/opening/my-number.js';
 import { openBrokerageAccount } from './modules/opening/brokerage.js';
 import type { TApplicationProfile } from '@kabuto/contract';
@@ -72,6 +73,7 @@ export async function seedDemo(
   if (demo && trading) await seedDemoOfferings(db, clock, trading.market, demo.id);
   if (demo) await seedDemoLoans(db, clock, demo.id, DEMO_NAME);
   await seedDemoNews(db, clock);
+  await seedDemoBanners(db, clock, store);
   return { campaignCode: DEMO.campaignCode, demoPhone: DEMO.phone, demoPassword: DEMO.password, createdUser };
 }
 

@@ -216,6 +216,12 @@ export const ERRORS = {
   SETTING_PROPOSAL_NOT_FOUND: { code: 1841, http: 404 },
   /** the administrator who proposed a change cannot be the one who confirms it */
   SETTING_PROPOSAL_OWN: { code: 1842, http: 403 },
+  // Home banners and images in the support chat (issue 19, ADR 0041): 1930-1949
+  BANNER_NOT_FOUND: { code: 1930, http: 404 },
+  /** a retracted banner is not edited or published again: make a new one */
+  BANNER_RETRACTED: { code: 1931, http: 409 },
+  /** only a published banner can be retracted */
+  BANNER_NOT_PUBLISHED: { code: 1932, http: 409 },
   // Capacity and load shedding (issue 21, ADR 0040): 1920-1929
   /** this process holds as many requests as it takes (MAX_IN_FLIGHT): nothing was done; retry after Retry-After */
   OVERLOADED: { code: 1920, http: 503 },

@@ -25,5 +25,6 @@ export * from './ticks.js';
 export * from './trading-math.js';
 export * from './api/ipo.js';
 export * from './api/news.js';
+export * from './api/banners.js';
 export * from './api/passkeys.js';
 export * from './webview.js';

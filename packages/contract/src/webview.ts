@@ -13,3 +13,9 @@ export const WEBVIEW_HOSTS: readonly string[] = [
   'finmac.or.jp',
   'e-gov.go.jp',
 ];
+
+/** Whether a host is one of WEBVIEW_HOSTS or a subdomain of one. */
+export function isWebviewHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return WEBVIEW_HOSTS.some((allowed) => h === allowed || h.endsWith(`.${allowed}`));
+}

@@ -92,6 +92,10 @@ export const router = createHashRouter([
             ...lazyPage(() => import('@/features/news/news-page').then((m) => m.NewsPage)),
           },
           {
+            path: 'banners',
+            ...lazyPage(() => import('@/features/banners/banners-page').then((m) => m.BannersPage)),
+          },
+          {
             path: 'products',
             ...lazyPage(() => import('@/features/products/products-page').then((m) => m.ProductsPage)),
           },

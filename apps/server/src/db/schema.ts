@@ -341,18 +341,29 @@ export const uploads = pgTable(
   {
     /** random, unguessable (256 bits, hex) */
     id: text('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    /**
+     * whose file it is: the user who uploaded it, or the user of the support conversation an operator
+     * attached it to (readable by that user); null for a banner image (ADR 0041)
+     */
+    userId: integer('user_id').references(() => users.id),
+    /** the operator who uploaded it (a staff image in the support chat, a banner image); null for a user's */
+    operatorId: integer('operator_id').references(() => operators.id),
     purpose: text('purpose', {
-      enum: ['identity_front', 'identity_back', 'bank_account', 'deposit_proof', 'support'],
+      enum: ['identity_front', 'identity_back', 'bank_account', 'deposit_proof', 'support', 'banner'],
     }).notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('uploads_user_idx').on(t.userId)],
+  (t) => [
+    index('uploads_user_idx').on(t.userId),
+    // a user's upload names its user, an operator's its operator; only a banner image may be the system's
+    check(
+      'uploads_owner_ck',
+      sql`${t.userId} IS NOT NULL OR ${t.operatorId} IS NOT NULL OR ${t.purpose} = 'banner'`,
+    ),
+  ],
 );
 
 /** Real-name verification submissions; the newest one of a user is in force (users.real_name_status mirrors it). */
@@ -1340,4 +1351,32 @@ export const webauthnChallenges = pgTable(
     uniqueIndex('webauthn_challenges_token_uq').on(t.tokenHash),
     index('webauthn_challenges_expires_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * Home banners (issue 19, ADR 0041): an operator-uploaded image, per-language title and alternative text,
+ * a link (an in-app route or an allow-listed https host), an order and a publish window. Every change is
+ * audited with the banner before and after.
+ */
+export const banners = pgTable(
+  'banners',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    state: text('state', { enum: ['draft', 'published', 'retracted'] })
+      .notNull()
+      .default('draft'),
+    uploadId: text('upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    texts: jsonb('texts').$type<{ locale: string; title: string; alt: string }[]>().notNull(),
+    link: text('link').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    revision: integer('revision').notNull().default(1),
+    createdBy: integer('created_by').references(() => operators.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('banners_published_idx').on(t.state, t.sortOrder, t.id)],
 );

@@ -102,6 +102,7 @@ export const en = {
     rechargeLink: 'Deposit',
     withdrawalLink: 'Withdraw',
     customerServiceLink: 'Customer service',
+    banners: 'News and campaigns',
   },
   market: {
     simulated: 'Simulated prices',
@@ -902,6 +903,11 @@ export const en = {
     you: 'You',
     placeholder: 'Write your message',
     send: 'Send',
+    attach: 'Attach an image',
+    removeImage: 'Remove the image',
+    attached: 'Image to send',
+    imageFromStaff: 'Image from support',
+    imageFromYou: 'Image you sent',
   },
   board: {
     title: 'Order book',

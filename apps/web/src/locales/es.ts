@@ -100,6 +100,7 @@ export const es = {
     rechargeLink: 'Ingresar fondos',
     withdrawalLink: 'Retirar fondos',
     customerServiceLink: 'Atención al cliente',
+    banners: 'Novedades y campañas',
   },
   market: {
     simulated: 'Precios simulados',
@@ -905,6 +906,11 @@ export const es = {
     you: 'Usted',
     placeholder: 'Escriba su mensaje',
     send: 'Enviar',
+    attach: 'Adjuntar una imagen',
+    removeImage: 'Quitar la imagen',
+    attached: 'Imagen para enviar',
+    imageFromStaff: 'Imagen del servicio de atención',
+    imageFromYou: 'Imagen que usted envió',
   },
   board: {
     title: 'Libro de órdenes',

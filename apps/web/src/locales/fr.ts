@@ -103,6 +103,7 @@ export const fr = {
     rechargeLink: 'Déposer',
     withdrawalLink: 'Retirer',
     customerServiceLink: 'Service client',
+    banners: 'Actualités et offres',
   },
   market: {
     simulated: 'Cours simulés',
@@ -915,6 +916,11 @@ export const fr = {
     you: 'Vous',
     placeholder: 'Écrivez votre message',
     send: 'Envoyer',
+    attach: 'Joindre une image',
+    removeImage: 'Retirer l’image',
+    attached: 'Image à envoyer',
+    imageFromStaff: 'Image du service client',
+    imageFromYou: 'Image que vous avez envoyée',
   },
   board: {
     title: 'Carnet d’ordres',

@@ -98,6 +98,7 @@ export const ja = {
     rechargeLink: '入金',
     withdrawalLink: '出金',
     customerServiceLink: 'カスタマーサポート',
+    banners: 'お知らせ・キャンペーン',
   },
   market: {
     simulated: 'シミュレーション価格',
@@ -893,6 +894,11 @@ export const ja = {
     you: 'あなた',
     placeholder: 'お問い合わせ内容を入力',
     send: '送信',
+    attach: '画像を添付',
+    removeImage: '画像を取り消す',
+    attached: '送信する画像',
+    imageFromStaff: 'サポートからの画像',
+    imageFromYou: 'お客様が送信した画像',
   },
   board: {
     title: '板（気配）',

@@ -96,6 +96,7 @@ export const zhHans = {
     rechargeLink: '入金',
     withdrawalLink: '出金',
     customerServiceLink: '在线客服',
+    banners: '公告与活动',
   },
   market: {
     simulated: '模拟价格',
@@ -870,6 +871,11 @@ export const zhHans = {
     you: '我',
     placeholder: '请输入咨询内容',
     send: '发送',
+    attach: '添加图片',
+    removeImage: '移除图片',
+    attached: '待发送的图片',
+    imageFromStaff: '客服发送的图片',
+    imageFromYou: '您发送的图片',
   },
   board: {
     title: '盘口（十档）',

@@ -96,6 +96,7 @@ export const zhHant = {
     rechargeLink: '入金',
     withdrawalLink: '出金',
     customerServiceLink: '線上客服',
+    banners: '公告與活動',
   },
   market: {
     simulated: '模擬價格',
@@ -868,6 +869,11 @@ export const zhHant = {
     you: '我',
     placeholder: '請輸入諮詢內容',
     send: '傳送',
+    attach: '附加圖片',
+    removeImage: '移除圖片',
+    attached: '待傳送的圖片',
+    imageFromStaff: '客服傳送的圖片',
+    imageFromYou: '您傳送的圖片',
   },
   board: {
     title: '委買委賣（十檔）',

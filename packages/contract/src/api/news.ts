@@ -209,5 +209,12 @@ export const ZConsoleSupportList = z.object({
   unread: z.number().int(),
 });
 export const ZConsoleSupportDetail = ZConsoleSupportItem.extend({ messages: z.array(ZSupportMessage) });
-export const ZSupportReply = z.object({ text: z.string().trim().min(1).max(SUPPORT_TEXT_MAX) });
+/** A staff answer: text (checked by the fraud guard) and/or an image an operator attached to this conversation. */
+export const ZSupportReply = z
+  .object({
+    text: z.string().trim().max(SUPPORT_TEXT_MAX).default(''),
+    /** an image uploaded through POST /api/console/support/:id/images (checked and re-encoded there) */
+    upload_id: ZUploadId.optional(),
+  })
+  .refine((m) => m.text.length > 0 || m.upload_id !== undefined, { error: 'validation.supportEmpty' });
 export const ZSupportStateChange = z.object({ state: ZSupportState });

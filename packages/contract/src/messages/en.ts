@@ -178,6 +178,9 @@ export const en = {
     SUPPORT_BLOCKED_PASSWORD:
       'Not sent: staff messages may not ask for a password or PIN. Our staff never ask for them',
     SUPPORT_BLOCKED_LINK: 'Not sent: the link {{host}} is not on the allow-list of addresses staff may send',
+    BANNER_NOT_FOUND: 'Banner not found',
+    BANNER_RETRACTED: 'This banner has been retracted and can no longer be changed. Create a new one',
+    BANNER_NOT_PUBLISHED: 'Only a published banner can be retracted',
     PASSKEY_VERIFICATION_FAILED: 'Your passkey could not be verified. Please try again',
     PASSKEY_CHALLENGE_INVALID: 'This passkey request has expired or was already used. Please start again',
     PASSKEY_NOT_FOUND: 'This passkey does not exist',
@@ -341,6 +344,8 @@ export const en = {
     taxYear: 'Choose a year such as 2026',
     duplicateLocale: 'Each language may have one version only',
     supportEmpty: 'Write a message or attach an image',
+    bannerLink: 'Enter an in-app page (/pages/… or /subPackages/…) or an https address on the allow-list',
+    bannerWindow: 'The end must come after the start',
   },
   statement: {
     seq: 'No.',

@@ -178,6 +178,9 @@ export const es = {
     SUPPORT_BLOCKED_PASSWORD:
       'No enviado: los mensajes del personal no pueden pedir una contraseña o un PIN. Nuestro personal nunca los pide',
     SUPPORT_BLOCKED_LINK: 'No enviado: el enlace {{host}} no está en la lista de direcciones permitidas',
+    BANNER_NOT_FOUND: 'No se encontró el banner',
+    BANNER_RETRACTED: 'Este banner se retiró y ya no se puede modificar. Cree uno nuevo',
+    BANNER_NOT_PUBLISHED: 'Solo se puede retirar un banner publicado',
     PASSKEY_VERIFICATION_FAILED: 'No se pudo verificar tu llave de acceso. Inténtalo de nuevo',
     PASSKEY_CHALLENGE_INVALID: 'Esta solicitud de llave de acceso ha caducado o ya se usó. Vuelve a empezar',
     PASSKEY_NOT_FOUND: 'Esta llave de acceso no existe',
@@ -343,6 +346,9 @@ export const es = {
     taxYear: 'Indique un año, por ejemplo 2026',
     duplicateLocale: 'Cada idioma solo puede tener una versión',
     supportEmpty: 'Escriba un mensaje o adjunte una imagen',
+    bannerLink:
+      'Indique una página de la aplicación (/pages/… o /subPackages/…) o una dirección https de la lista permitida',
+    bannerWindow: 'El final debe ser posterior al inicio',
   },
   statement: {
     seq: 'N.º',

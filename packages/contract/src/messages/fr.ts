@@ -183,6 +183,9 @@ export const fr = {
     SUPPORT_BLOCKED_PASSWORD:
       'Non envoyé : les messages du personnel ne peuvent pas demander de mot de passe ni de code. Notre personnel ne les demande jamais',
     SUPPORT_BLOCKED_LINK: 'Non envoyé : le lien {{host}} ne figure pas dans la liste des adresses autorisées',
+    BANNER_NOT_FOUND: 'Bannière introuvable',
+    BANNER_RETRACTED: 'Cette bannière a été retirée et ne peut plus être modifiée. Créez-en une nouvelle',
+    BANNER_NOT_PUBLISHED: 'Seule une bannière publiée peut être retirée',
     PASSKEY_VERIFICATION_FAILED: 'Votre clé d’accès n’a pas pu être vérifiée. Veuillez réessayer',
     PASSKEY_CHALLENGE_INVALID: 'Cette demande de clé d’accès a expiré ou a déjà servi. Veuillez recommencer',
     PASSKEY_NOT_FOUND: 'Cette clé d’accès n’existe pas',
@@ -351,6 +354,9 @@ export const fr = {
     taxYear: 'Indiquez une année, par exemple 2026',
     duplicateLocale: 'Chaque langue ne peut avoir qu’une seule version',
     supportEmpty: 'Écrivez un message ou joignez une image',
+    bannerLink:
+      'Indiquez une page de l’application (/pages/… ou /subPackages/…) ou une adresse https de la liste autorisée',
+    bannerWindow: 'La fin doit être postérieure au début',
   },
   statement: {
     seq: 'N°',

@@ -168,6 +168,9 @@ export const ja = {
     SUPPORT_BLOCKED_PASSWORD:
       '送信できません：スタッフがパスワードや暗証番号を尋ねることはできません。当社がこれらをお尋ねすることはありません',
     SUPPORT_BLOCKED_LINK: '送信できません：リンク先 {{host}} は許可されたアドレスではありません',
+    BANNER_NOT_FOUND: 'バナーが見つかりません',
+    BANNER_RETRACTED: 'このバナーは取り下げ済みのため変更できません。新しく作成してください',
+    BANNER_NOT_PUBLISHED: '取り下げられるのは公開中のバナーだけです',
     PASSKEY_VERIFICATION_FAILED: 'パスキーを確認できませんでした。もう一度お試しください',
     PASSKEY_CHALLENGE_INVALID:
       'このパスキーの要求は期限切れか、すでに使用されています。最初からやり直してください',
@@ -332,6 +335,9 @@ export const ja = {
     taxYear: '年は2026のように指定してください',
     duplicateLocale: '同じ言語の版は1つまでです',
     supportEmpty: 'メッセージを入力するか画像を添付してください',
+    bannerLink:
+      'アプリ内のページ（/pages/… または /subPackages/…）か、許可リストにある https のアドレスを入力してください',
+    bannerWindow: '終了日時は開始日時より後にしてください',
   },
   statement: {
     seq: '番号',

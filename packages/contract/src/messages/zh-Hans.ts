@@ -152,6 +152,9 @@ export const zhHans = {
       '未发送：客服消息不得包含银行账号。我们的工作人员绝不会要求客户向聊天中提供的账户汇款',
     SUPPORT_BLOCKED_PASSWORD: '未发送：客服消息不得索要密码。我们的工作人员绝不会索要密码',
     SUPPORT_BLOCKED_LINK: '未发送：链接 {{host}} 不在允许发送的地址列表中',
+    BANNER_NOT_FOUND: '找不到该横幅',
+    BANNER_RETRACTED: '该横幅已撤下，无法再修改。请新建一个',
+    BANNER_NOT_PUBLISHED: '只有已发布的横幅才能撤下',
     PASSKEY_VERIFICATION_FAILED: '无法验证您的通行密钥，请重试',
     PASSKEY_CHALLENGE_INVALID: '此通行密钥请求已过期或已被使用，请重新开始',
     PASSKEY_NOT_FOUND: '该通行密钥不存在',
@@ -305,6 +308,8 @@ export const zhHans = {
     taxYear: '请指定年份，例如 2026',
     duplicateLocale: '每种语言只能有一个版本',
     supportEmpty: '请输入消息或附加图片',
+    bannerLink: '请输入应用内页面（/pages/… 或 /subPackages/…）或白名单中的 https 地址',
+    bannerWindow: '结束时间必须晚于开始时间',
   },
   statement: {
     seq: '序号',

@@ -152,6 +152,9 @@ export const zhHant = {
       '未傳送：客服訊息不得包含銀行帳號。我們的工作人員絕不會要求客戶匯款至聊天中提供的帳戶',
     SUPPORT_BLOCKED_PASSWORD: '未傳送：客服訊息不得索取密碼。我們的工作人員絕不會索取密碼',
     SUPPORT_BLOCKED_LINK: '未傳送：連結 {{host}} 不在允許傳送的位址清單中',
+    BANNER_NOT_FOUND: '找不到此橫幅',
+    BANNER_RETRACTED: '此橫幅已撤下，無法再修改。請新建一個',
+    BANNER_NOT_PUBLISHED: '只有已發布的橫幅才能撤下',
     PASSKEY_VERIFICATION_FAILED: '無法驗證您的密碼金鑰，請再試一次',
     PASSKEY_CHALLENGE_INVALID: '此密碼金鑰要求已逾期或已使用，請重新開始',
     PASSKEY_NOT_FOUND: '此密碼金鑰不存在',
@@ -305,6 +308,8 @@ export const zhHant = {
     taxYear: '請指定年份，例如 2026',
     duplicateLocale: '每種語言只能有一個版本',
     supportEmpty: '請輸入訊息或附加圖片',
+    bannerLink: '請輸入應用程式內的頁面（/pages/… 或 /subPackages/…）或允許清單中的 https 網址',
+    bannerWindow: '結束時間必須晚於開始時間',
   },
   statement: {
     seq: '序號',

@@ -29,6 +29,7 @@ import { dateTimeText, yenText } from '@/shared/format';
 import { applyServerIssues, checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';
 import { isAdministrator, useMe } from '@/shared/queries';
+import { TokyoDateTimePicker } from '@/shared/tokyo-date-time-picker';
 
 const listKey = ['offerings'] as const;
 const offeringsQuery = queryOptions({
@@ -62,7 +63,7 @@ interface Values {
   prospectus_url?: string;
 }
 
-/** A `datetime-local` value read as Tokyo time (the console's dates are Tokyo's), as an ISO instant. */
+/** A Tokyo wall-clock value (`YYYY-MM-DDTHH:mm`, from TokyoDateTimePicker) read as Tokyo time (the console's dates are Tokyo's), as an ISO instant. */
 function tokyoInstant(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   const at = new Date(`${value}:00+09:00`);
@@ -377,7 +378,7 @@ function PublishForm({ kind }: { kind: TOfferingKind }) {
   };
   const date = (name: keyof Values, label: string) => (
     <Form.Item name={name} label={label}>
-      <Input type="datetime-local" style={{ width: 220 }} />
+      <TokyoDateTimePicker />
     </Form.Item>
   );
   return (

@@ -1,8 +1,9 @@
-import { ZConsoleSupportDetail, ZConsoleSupportList, ZSupportMessage } from '@kabuto/contract';
+import { ZBannerImage, ZConsoleSupportDetail, ZConsoleSupportList, ZSupportMessage } from '@kabuto/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Card, Input, List, Select, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { z } from 'zod';
+import { AuthImage } from '@/shared/auth-image';
 import { api } from '@/shared/client';
 import { useLocale } from '@/shared/locale';
 
@@ -62,24 +63,48 @@ function Conversation({ id }: { id: number }) {
   const client = useQueryClient();
   const [text, setText] = useState('');
   const [blocked, setBlocked] = useState<string | null>(null);
+  const [imageId, setImageId] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const detail = useQuery({
     queryKey: ['support', id],
     queryFn: () => api.request({ path: `/support/${id}`, schema: ZConsoleSupportDetail }),
     refetchInterval: SUPPORT_POLL_MS,
   });
   const reply = useMutation({
-    mutationFn: (body: string) =>
+    mutationFn: (body: { text: string; upload_id?: string }) =>
       api.request({
         method: 'POST',
         path: `/support/${id}/reply`,
-        body: { text: body },
+        body,
         schema: ZSupportMessage,
         notify: false,
       }),
     onSuccess: () => {
       setText('');
+      setImageId(null);
       setBlocked(null);
       void client.invalidateQueries({ queryKey: ['support'] });
+    },
+    onError: (error) => {
+      setBlocked(error.message);
+    },
+  });
+  /** An image for this conversation, checked and re-encoded by the server, sent by the next answer. */
+  const attach = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return api.request({
+        method: 'POST',
+        path: `/support/${id}/images`,
+        form,
+        schema: ZBannerImage,
+        notify: false,
+      });
+    },
+    onSuccess: (image) => {
+      setImageId(image.id);
+      setBlocked(null);
     },
     onError: (error) => {
       setBlocked(error.message);
@@ -117,7 +142,16 @@ function Conversation({ id }: { id: number }) {
           <List.Item>
             <List.Item.Meta
               title={`${m.from === 'staff' ? t('support.staff') : t('support.customer')} · ${new Date(m.created_at).toLocaleString()}`}
-              description={<span style={{ whiteSpace: 'pre-wrap' }}>{m.text}</span>}
+              description={
+                <Space direction="vertical">
+                  {m.text !== '' && <span style={{ whiteSpace: 'pre-wrap' }}>{m.text}</span>}
+                  {m.upload_id !== null && (
+                    <span className="support-image" data-testid="support-image">
+                      <AuthImage uploadId={m.upload_id} alt={t('support.image')} />
+                    </span>
+                  )}
+                </Space>
+              }
             />
           </List.Item>
         )}
@@ -137,14 +171,56 @@ function Conversation({ id }: { id: number }) {
         <Button
           type="primary"
           loading={reply.isPending}
-          disabled={text.trim() === ''}
+          disabled={(text.trim() === '' && imageId === null) || attach.isPending}
+          data-testid="support-send"
           onClick={() => {
-            reply.mutate(text.trim());
+            reply.mutate(
+              imageId === null ? { text: text.trim() } : { text: text.trim(), upload_id: imageId },
+            );
           }}
         >
           {t('support.send')}
         </Button>
       </Space.Compact>
+      <Space style={{ marginTop: 8 }} align="center" wrap>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          hidden
+          data-testid="support-file"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file !== undefined) attach.mutate(file);
+          }}
+        />
+        <Button
+          loading={attach.isPending}
+          onClick={() => fileInput.current?.click()}
+          data-testid="support-attach"
+        >
+          {t('support.attach')}
+        </Button>
+        {imageId !== null && (
+          <>
+            <span className="support-image" data-testid="support-attachment">
+              <AuthImage uploadId={imageId} alt={t('support.attached')} />
+            </span>
+            <Button
+              type="link"
+              onClick={() => {
+                setImageId(null);
+              }}
+            >
+              {t('support.removeImage')}
+            </Button>
+          </>
+        )}
+      </Space>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+        {t('support.imageHint')}
+      </Typography.Paragraph>
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         {t('support.guard')}
       </Typography.Paragraph>

@@ -119,6 +119,15 @@ const CONSOLE_ROUTES = [
   'POST /api/console/support/{id}/reply',
   'POST /api/console/support/{id}/assign',
   'POST /api/console/support/{id}/state',
+  // images: staff attach one to a conversation (reviewers and administrators), editors upload a banner's
+  'POST /api/console/support/{id}/images',
+  'POST /api/console/banners/images',
+  // home banners (editors and administrators), ADR 0041
+  'GET /api/console/banners',
+  'POST /api/console/banners',
+  'PUT /api/console/banners/{id}',
+  'POST /api/console/banners/{id}/publish',
+  'POST /api/console/banners/{id}/retract',
 ].sort();
 
 /** Signing in (by password or passkey) is all that is open without a session. */
@@ -336,9 +345,9 @@ describe('the console API, walked from its OpenAPI document', () => {
     }
   });
 
-  it('lets an editor write news and nothing else (ADR 0029)', async () => {
+  it('lets an editor write news and banners and nothing else (ADR 0029, ADR 0041)', async () => {
     const editor = await operatorHeaders('editor');
-    const articles = (r: string) => /^(GET|POST|PUT) \/api\/console\/news(\/|$)/.test(r);
+    const articles = (r: string) => /^(GET|POST|PUT) \/api\/console\/(news|banners)(\/|$)/.test(r);
     for (const r of routes.filter((x) => !PUBLIC.has(x.route) && !BEFORE_PASSWORD_CHANGE.has(x.route))) {
       const res = await call(r, editor);
       if (articles(r.route) || OWN_PASSKEYS.has(r.route))

@@ -101,7 +101,7 @@ export const supportConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const operatorId = operatorOf(request).id;
       try {
         const message = await db.transaction((tx) =>
-          staffReplies(tx, outbox, operatorId, request.params.id, request.body.text, clock.now()),
+          staffReplies(tx, outbox, operatorId, request.params.id, request.body, clock.now()),
         );
         await publishOutbox(realtime, outbox);
         return ok(request, message);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, operators } from '../../db/schema.js';
+import { jpegBytes, multipart } from '../../lib/images.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { SUPPORT_RATE_LIMIT } from './support.js';
@@ -216,5 +217,131 @@ describe('the support conversation (ADR 0029)', () => {
       await t.app.inject({ url: '/api/support', headers: { token: other.token } }),
     ).data;
     expect(theirs.messages).toEqual([]);
+  });
+
+  it('images both ways: the user attaches one, staff see it; staff attach one, only that user and operators read it', async () => {
+    const user = await registerAndLogin(t);
+    const other = await registerAndLogin(t);
+    const op = await staff();
+    const headers = { token: user.token };
+    const upload = async (
+      h: Record<string, string>,
+      url: string,
+      fields: Record<string, string>,
+      bytes: Buffer,
+    ) => {
+      const form = multipart(fields, { name: 'photo.jpg', type: 'image/jpeg', bytes });
+      return t.app.inject({ method: 'POST', url, headers: { ...h, ...form.headers }, payload: form.payload });
+    };
+    // the user's image goes through the upload checks (re-encoded: the EXIF text is gone)
+    const mine = body<{ id: string }>(
+      await upload(headers, '/api/uploads', { purpose: 'support' }, jpegBytes({ exif: 'GPS 35.68,139.76' })),
+    ).data;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/support/messages',
+      headers,
+      payload: { upload_id: mine.id },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const item = body<{ items: { id: number; user_id: number }[] }>(
+      await t.app.inject({ url: '/api/console/support', headers: op }),
+    ).data.items.find((i) => i.user_id === user.userId);
+    if (!item) throw new Error('the conversation is not in the queue');
+    const detail = body<{ messages: { upload_id: string | null }[] }>(
+      await t.app.inject({ url: `/api/console/support/${item.id}`, headers: op }),
+    ).data;
+    expect(detail.messages.at(-1)?.upload_id).toBe(mine.id);
+    const seen = await t.app.inject({ url: `/api/console/uploads/${mine.id}/thumbnail`, headers: op });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.rawPayload.includes(Buffer.from('GPS 35.68'))).toBe(false);
+
+    // staff attach an image to the conversation and send it
+    const notImage = await upload(op, `/api/console/support/${item.id}/images`, {}, Buffer.from('%PDF-1.4'));
+    expect(body(notImage).code).toBe(1303);
+    const noConversation = await upload(op, '/api/console/support/2000000000/images', {}, jpegBytes());
+    expect(body(noConversation).code).toBe(1661);
+    const staffImage = body<{ id: string }>(
+      await upload(op, `/api/console/support/${item.id}/images`, {}, jpegBytes()),
+    ).data;
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/support/${item.id}/reply`,
+      headers: op,
+      payload: { upload_id: staffImage.id },
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    const conversation = body<{ messages: { from: string; upload_id: string | null }[] }>(
+      await t.app.inject({ url: '/api/support', headers }),
+    ).data;
+    expect(conversation.messages.at(-1)).toMatchObject({ from: 'staff', upload_id: staffImage.id });
+    const audits = await t.database.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, String(item.id)));
+    expect(audits.map((a) => a.action)).toEqual(expect.arrayContaining(['support.image', 'support.reply']));
+
+    // who may read the staff image: the conversation's user and operators; another user 404, nobody 401
+    expect((await t.app.inject({ url: `/api/uploads/${staffImage.id}`, headers })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: `/api/console/uploads/${staffImage.id}`, headers: op })).statusCode,
+    ).toBe(200);
+    const stranger = await t.app.inject({
+      url: `/api/uploads/${staffImage.id}`,
+      headers: { token: other.token },
+    });
+    expect(stranger.statusCode).toBe(404);
+    expect(body(stranger).code).toBe(1305);
+    expect((await t.app.inject({ url: `/api/uploads/${staffImage.id}` })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: `/api/uploads/${mine.id}`, headers: { token: other.token } })).statusCode,
+    ).toBe(404);
+    // the user's own image is not readable by another user either, and the staff image is not the user's to send
+    const resend = await t.app.inject({
+      method: 'POST',
+      url: '/api/support/messages',
+      headers,
+      payload: { upload_id: staffImage.id },
+    });
+    expect(body(resend).code).toBe(1305);
+    // staff send only an image uploaded by an operator for this conversation
+    for (const uploadId of [mine.id, 'f'.repeat(64)]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/console/support/${item.id}/reply`,
+        headers: op,
+        payload: { upload_id: uploadId },
+      });
+      expect(body(res).code).toBe(1305);
+    }
+    const otherConversation = await t.app.inject({
+      method: 'POST',
+      url: '/api/support/messages',
+      headers: { token: other.token },
+      payload: { text: 'hello' },
+    });
+    expect(otherConversation.statusCode).toBe(200);
+    const otherItem = body<{ items: { id: number; user_id: number }[] }>(
+      await t.app.inject({ url: '/api/console/support', headers: op }),
+    ).data.items.find((i) => i.user_id === other.userId);
+    const crossed = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/support/${otherItem?.id ?? 0}/reply`,
+      headers: op,
+      payload: { upload_id: staffImage.id },
+    });
+    expect(body(crossed).code).toBe(1305);
+    // an empty staff answer is refused; the console's upload needs an operator
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/support/${item.id}/reply?lang=en`,
+      headers: op,
+      payload: { text: ' ' },
+    });
+    expect(empty.statusCode).toBe(400);
+    const anonymous = await upload({}, `/api/console/support/${item.id}/images`, {}, jpegBytes());
+    expect(anonymous.statusCode).toBe(401);
+    const asUser = await upload(headers, `/api/console/support/${item.id}/images`, {}, jpegBytes());
+    expect(asUser.statusCode).toBe(401);
   });
 });

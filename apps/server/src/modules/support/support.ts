@@ -1,11 +1,14 @@
 import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { TSupportConversation, TSupportMessage } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
-import { operators, supportConversations, supportMessages } from '../../db/schema.js';
+import { operators, supportConversations, supportMessages, uploads } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { audit } from '../console/audit.js';
 import { notify, type EventOutbox } from '../messages/messages.js';
-import { ownUpload } from '../uploads/uploads.js';
+import { ownUpload, storeImage, type UploadRow } from '../uploads/uploads.js';
+import type { ImageLimits } from '../uploads/image.js';
+import type { UploadStore } from '../uploads/storage.js';
+import type { Clock } from '../../lib/clock.js';
 import { checkStaffMessage } from './guard.js';
 
 /** A user may send at most this many messages in SUPPORT_RATE_WINDOW_MS. */
@@ -223,17 +226,26 @@ export async function staffReplies(
   outbox: EventOutbox,
   operatorId: number,
   id: number,
-  text: string,
+  input: { text: string; upload_id?: string | undefined },
   now: Date,
 ): Promise<TSupportMessage> {
+  const { text } = input;
   const c = await lockConversation(tx, id);
-  const blocked = checkStaffMessage(text);
+  const blocked = text === '' ? null : checkStaffMessage(text);
   if (blocked) {
     throw new AppError(blocked.error, blocked.params ?? {});
   }
+  if (input.upload_id !== undefined) await staffImageOf(tx, c, input.upload_id);
   const [message] = await tx
     .insert(supportMessages)
-    .values({ conversationId: id, author: 'staff', operatorId, text, createdAt: now })
+    .values({
+      conversationId: id,
+      author: 'staff',
+      operatorId,
+      text,
+      uploadId: input.upload_id ?? null,
+      createdAt: now,
+    })
     .returning();
   if (!message) throw new Error('insert returned nothing');
   await tx
@@ -251,13 +263,54 @@ export async function staffReplies(
     targetType: 'support_conversation',
     targetId: id,
     userId: c.userId,
-    after: { message_id: message.id },
+    after: { message_id: message.id, upload_id: message.uploadId },
     at: now,
   });
   const view = messageView(message);
   await notify(tx, outbox, c.userId, 'support.reply', { conversation_id: id }, now);
   outbox.push({ userId: c.userId, event: { kind: SUPPORT_EVENT, at: now.toISOString(), data: { ...view } } });
   return view;
+}
+
+/**
+ * An image staff attached to this conversation: uploaded by an operator for the conversation's user (so that
+ * the user, and operators, can read it), purpose `support`. Anything else is UPLOAD_NOT_FOUND.
+ */
+async function staffImageOf(tx: Executor, c: ConversationRow, uploadId: string): Promise<UploadRow> {
+  const [row] = await tx.select().from(uploads).where(eq(uploads.id, uploadId));
+  if (!row || row.purpose !== 'support' || row.operatorId === null || row.userId !== c.userId) {
+    throw new AppError('UPLOAD_NOT_FOUND');
+  }
+  return row;
+}
+
+/**
+ * An operator attaches an image to a conversation: checked and re-encoded like every upload, stored as the
+ * conversation user's (readable by that user and by operators) with the operator as its author, audited.
+ * It is sent by a reply naming it.
+ */
+export async function staffUploadsImage(
+  deps: { db: Executor; clock: Clock; store: UploadStore; images: ImageLimits },
+  operatorId: number,
+  conversationId: number,
+  bytes: Uint8Array,
+): Promise<UploadRow> {
+  const [c] = await deps.db
+    .select()
+    .from(supportConversations)
+    .where(eq(supportConversations.id, conversationId));
+  if (!c) throw new AppError('SUPPORT_NOT_FOUND');
+  const row = await storeImage(deps, { userId: c.userId, operatorId }, 'support', bytes);
+  await audit(deps.db, {
+    operatorId,
+    action: 'support.image',
+    targetType: 'support_conversation',
+    targetId: conversationId,
+    userId: c.userId,
+    after: { upload_id: row.id, size: row.size, content_type: row.contentType },
+    at: deps.clock.now(),
+  });
+  return row;
 }
 
 export async function assignConversation(

@@ -2,17 +2,28 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { UPLOAD_MAX_BYTES, ZUpload, ZUploadId, ZUploadPurpose, envelope, translate } from '@kabuto/contract';
+import {
+  UPLOAD_MAX_BYTES,
+  ZBannerImage,
+  ZUpload,
+  ZUploadId,
+  ZUploadPurpose,
+  envelope,
+  translate,
+} from '@kabuto/contract';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser, sessionOf } from '../../plugins/auth.js';
-import { operatorOf, requireOperator } from '../../plugins/operator-auth.js';
+import { operatorOf, requireEditor, requireOperator } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import { audit } from '../console/audit.js';
+import { uploadBannerImage } from '../banners/banners.js';
+import { staffUploadsImage } from '../support/support.js';
 import { makeThumbnail } from './image.js';
 import { thumbnailKey } from './storage.js';
 import { saveUpload, uploadById } from './uploads.js';
 
 const ZUploadParams = z.object({ id: ZUploadId });
+const ZConversationParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Sends stored image bytes so that a browser shows them and nothing else: no caching, no active content. */
 async function sendImage(reply: FastifyReply, contentType: string, bytes: Buffer) {
@@ -37,6 +48,27 @@ function clientError(error: unknown): AppError | null {
   return null;
 }
 
+/** The multipart form of an upload: its `purpose` field (when sent) and its one `file`. */
+async function readImageForm(
+  request: FastifyRequest,
+): Promise<{ purpose: unknown; bytes: Buffer | undefined }> {
+  let purpose: unknown;
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw new AppError('UPLOAD_MISSING_FILE');
+        bytes = await part.toBuffer();
+      } else if (part.fieldname === 'purpose') {
+        purpose = part.value;
+      }
+    }
+  } catch (error) {
+    throw clientError(error) ?? error;
+  }
+  return { purpose, bytes };
+}
+
 /** Uploads (multipart, one image of at most 10 MB) and reading them back: by their owner, and by operators. */
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
@@ -56,20 +88,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = sessionOf(request).userId;
-      let purpose: unknown;
-      let bytes: Buffer | undefined;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file') throw new AppError('UPLOAD_MISSING_FILE');
-            bytes = await part.toBuffer();
-          } else if (part.fieldname === 'purpose') {
-            purpose = part.value;
-          }
-        }
-      } catch (error) {
-        throw clientError(error) ?? error;
-      }
+      const { purpose, bytes } = await readImageForm(request);
       const parsed = ZUploadPurpose.safeParse(purpose);
       if (!parsed.success) {
         const message = translate(request.locale, 'validation.uploadPurpose');
@@ -123,6 +142,46 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     return sendImage(reply, thumbnail ? 'image/jpeg' : row.contentType, bytes);
   }
+
+  /**
+   * An operator's image for a support conversation (sent by a reply naming it) and an editor's banner image:
+   * the same checks and re-encoding as a user's upload (ADR 0041). Multipart with one `file` field.
+   */
+  app.post(
+    '/console/support/:id/images',
+    {
+      onRequest: requireOperator,
+      schema: { tags: ['console'], params: ZConversationParams, response: { 200: envelope(ZBannerImage) } },
+    },
+    async (request) => {
+      const { bytes } = await readImageForm(request);
+      if (bytes === undefined) throw new AppError('UPLOAD_MISSING_FILE');
+      const { db, clock, uploads, images } = app.ctx;
+      const row = await staffUploadsImage(
+        { db, clock, store: uploads, images },
+        operatorOf(request).id,
+        request.params.id,
+        bytes,
+      );
+      return ok(request, { id: row.id, content_type: row.contentType, size: row.size });
+    },
+  );
+
+  app.post(
+    '/console/banners/images',
+    { onRequest: requireEditor, schema: { tags: ['console'], response: { 200: envelope(ZBannerImage) } } },
+    async (request) => {
+      const { bytes } = await readImageForm(request);
+      if (bytes === undefined) throw new AppError('UPLOAD_MISSING_FILE');
+      const { db, clock, uploads, images } = app.ctx;
+      const row = await uploadBannerImage(
+        { db, clock, store: uploads, images },
+        operatorOf(request).id,
+        bytes,
+      );
+      return ok(request, { id: row.id, content_type: row.contentType, size: row.size });
+    },
+  );
 
   app.get(
     '/console/uploads/:id/thumbnail',

@@ -31,7 +31,7 @@ import {
   type BankAccountFormOutput,
 } from '../api/bank-accounts';
 import { identityQuery } from '../api/identity';
-import { AuthImage } from './auth-image';
+import { AuthImage } from '@/shared/ui/auth-image';
 import { PasswordPrompt } from './password-prompt';
 import { PhotoUpload } from './photo-upload';
 import { ReviewStatus } from './review-status';

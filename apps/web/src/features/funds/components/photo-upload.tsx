@@ -4,9 +4,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CLIENT_CODES, isApiError } from '@kabuto/client/api-error';
 import { tContract } from '@/shared/i18n/i18n';
-import { uploadPhoto } from '../api/uploads';
-import { fileProblem } from '../upload-check';
-import { AuthImage } from './auth-image';
+import { uploadPhoto } from '@/shared/api/uploads';
+import { fileProblem } from '@/shared/api/upload-check';
+import { AuthImage } from '@/shared/ui/auth-image';
 
 type UploadState =
   | { kind: 'idle' }

@@ -15,10 +15,12 @@ import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { HomeBanners } from './home-banners';
 
 /**
  * /pages/index/index, led as Japanese broker apps lead it by the account summary (logged in): then the
- * real-name prompt while unverified, the shortcuts, the fraud warning, the indices and the hot stocks.
+ * real-name prompt while unverified, the banners, the shortcuts, the fraud warning, the indices and the hot
+ * stocks.
  */
 export function HomePage() {
   const { t } = useTranslation();
@@ -28,7 +30,8 @@ export function HomePage() {
     <>
       <h2 className="page-heading">{t('home.greeting')}</h2>
       <NoticeBar content={t('home.demoNotice')} color="info" wrap />
-      {loggedIn && userInfo !== null && <AccountSummary info={userInfo} />}
+      {/* while the figures load, the summary keeps its place (with dashes), so nothing below it moves */}
+      {loggedIn && <AccountSummary info={userInfo} />}
       {unverified && (
         <section className="notice-card" role="status" data-testid="real-name-prompt">
           <h2>{t('home.realNameTitle')}</h2>
@@ -49,6 +52,7 @@ export function HomePage() {
         </section>
       )}
       {!loggedIn && <LoginPrompt message={t('home.loginPrompt')} />}
+      <HomeBanners />
       <QuickLinks loggedIn={loggedIn} />
       <ServiceLinks />
       <FraudWarning />
@@ -59,23 +63,33 @@ export function HomePage() {
   );
 }
 
-/** Total assets, cash and the unrealised profit and loss, from getUserInfo (the server's figures). */
-function AccountSummary({ info }: { info: TUserInfo }) {
+/**
+ * Total assets, cash and the unrealised profit and loss, from getUserInfo (the server's figures); dashes
+ * while they load.
+ */
+function AccountSummary({ info }: { info: TUserInfo | null }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const pl = info.floating_pl;
+  const pl = info === null ? 0 : Number(info.floating_pl);
+  const money = (amount: TUserInfo['total_assets'] | undefined) =>
+    amount === undefined ? '—' : formatMoney(amount, locale);
   return (
-    <section className="home-summary" aria-label={t('home.summary')} data-testid="home-summary">
+    <section
+      className="home-summary"
+      aria-label={t('home.summary')}
+      aria-busy={info === null}
+      data-testid={info === null ? 'home-summary-loading' : 'home-summary'}
+    >
       <div className="home-summary__total">
         <span className="home-summary__label">{t('user.totalAssets')}</span>
         <span className="home-summary__amount" data-testid="home-total-assets">
-          {formatMoney(info.total_assets, locale)}
+          {money(info?.total_assets)}
         </span>
       </div>
       <dl className="home-summary__grid">
         <div>
           <dt>{t('user.availableBalance')}</dt>
-          <dd data-testid="home-available">{formatMoney(info.available_balance, locale)}</dd>
+          <dd data-testid="home-available">{money(info?.available_balance)}</dd>
         </div>
         <div>
           <dt>{t('user.floatingPl')}</dt>
@@ -83,7 +97,7 @@ function AccountSummary({ info }: { info: TUserInfo }) {
             data-testid="home-floating-pl"
             className={pl > 0 ? 'price-rise' : pl < 0 ? 'price-fall' : undefined}
           >
-            {formatSignedMoney(pl, locale)}
+            {info === null ? '—' : formatSignedMoney(info.floating_pl, locale)}
           </dd>
         </div>
       </dl>

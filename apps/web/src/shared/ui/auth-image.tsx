@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchUploadBlob } from '../api/uploads';
+import { fetchUploadBlob } from '@/shared/api/uploads';
 
 /**
  * A stored upload shown to its owner: fetched with the session token (an <img src> could not send it)
