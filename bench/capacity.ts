@@ -13,7 +13,7 @@ export const MEASURED: Costs = {
   orderDbCoreMs: 1.2,
   readAppCoreMs: 1.44,
   readDbCoreMs: 0.3,
-  messageAppCoreUs: 6.5,
+  messageAppCoreUs: 3.7,
   ordersPerWriteNode: 8_000,
   sources: {
     orderAppCoreMs:
@@ -24,7 +24,7 @@ export const MEASURED: Costs = {
       'bench:envelope 2026-11-22: getUserInfo on PostgreSQL 694 req/s with the server flat out → 1.44 ms a read (PostgreSQL on the same 2 cores)',
     readDbCoreMs: 'assumed (not measured): two indexed statements of one row each, 0.3 ms of PostgreSQL CPU',
     messageAppCoreUs:
-      'bench:ws 2026-11-24: 153,295 messages/s delivered at 10× with both cores saturated by the server and the 2,000 clients; the server taken as one core → 6.5 µs a message',
+      "bench:ws 2026-11-26 (frames built once, one write per socket per beat): the server process's own CPU from /proc, 3.66 µs a message at 10,000 clients with the profiler on (2.47-2.60 µs without) and 3.84 µs at 2,000 (normal rate; clients in worker processes) → 3.7 µs a message, the higher figure kept",
     ordersPerWriteNode:
       'assumed (not measured): at saturation an order took about 4 pgbench -N transactions of the database (0.24× pgbench, issue 21); a large NVMe primary at ~35,000 pgbench -N tps would commit ~8,000 orders/s',
   },

@@ -3,40 +3,200 @@
  * CLIENTS WebSocket clients (default 2,000), each subscribed to SYMBOLS random stocks (default 20) of the
  * Nikkei 225. Latency is from the server stamping a tick (`ts`, when it publishes it) to the client
  * receiving it, at the simulator's normal rate (a beat a second) and at ten times that rate.
- *   npm run bench:ws     (CLIENTS=2000 SYMBOLS=20 DURATION=20 to change)
- * Clients run in this process, the server in a child process; both share the machine's cores.
+ *   npm run bench:ws     (CLIENTS=2000 SYMBOLS=20 DURATION=20 WORKERS=2 RATES=1,10 to change)
+ * The clients run in WORKERS child processes (0: in this process, as the bench did before 2026-11-26), so
+ * that one process parsing every client's messages is not what the figure measures. Besides the latency it
+ * prints the CPU each process used while measuring (from /proc and process.cpuUsage): the server's CPU per
+ * message delivered is the fan-out cost bench/capacity.ts reads, and the clients' share says how much of the
+ * two shared cores the load generator took from the server.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
 const CLIENTS = Number(process.env['CLIENTS'] ?? 2000);
 const SYMBOLS = Number(process.env['SYMBOLS'] ?? 20);
 const SECONDS = Number(process.env['DURATION'] ?? 20);
+const WORKERS = Number(process.env['WORKERS'] ?? 2);
+const RATES = (process.env['RATES'] ?? '1,10').split(',').map(Number);
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
+const resultsDir = new URL('results/', import.meta.url).pathname;
+/** latency histogram: one bucket per millisecond up to 10 s, the last one for anything slower */
+const BUCKETS = 10_001;
 
 interface Health {
   data: { realtime: { clients: number; dropped: number; producing: boolean } };
 }
 
-async function startServer(tickMs: number, port: number) {
-  const child = spawn(process.execPath, ['--conditions=@kabuto/source', '--import', 'tsx', mainTs], {
+/** Messages between the bench and a worker of clients. */
+type ToWorker = { op: 'measure' } | { op: 'stop' };
+type FromWorker =
+  | { op: 'connected' }
+  | { op: 'result'; histogram: number[]; received: number; cpuMs: number }
+  | { op: 'failed'; error: string };
+
+interface Clients {
+  measure(): void;
+  /** stops measuring: the latency histogram, the messages counted and the clients' CPU while measuring */
+  stop(): Promise<{ histogram: Uint32Array; received: number; cpuMs: number }>;
+  close(): void;
+}
+
+/** `count` clients in this process, each on its own socket with SYMBOLS random symbols (seeded). */
+async function connectClients(
+  port: number,
+  universe: string[],
+  count: number,
+  seed: number,
+): Promise<Clients> {
+  const histogram = new Uint32Array(BUCKETS);
+  let measuring = false;
+  let received = 0;
+  let cpuAtStart = process.cpuUsage();
+  const sockets: WebSocket[] = [];
+  let state = seed;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  // Connect in batches so that the accept queue does not overflow.
+  for (let batch = 0; batch < count; batch += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - batch) }, () => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
+        sockets.push(ws);
+        ws.on('message', (data: Buffer) => {
+          if (!measuring) return;
+          const text = data.toString('utf8');
+          const at = text.indexOf('"ts":');
+          if (at < 0) return;
+          received += 1;
+          const ms = Date.now() - Number(text.slice(at + 5, text.indexOf('}', at)).split(',')[0]);
+          const bucket = Math.max(0, Math.min(BUCKETS - 1, ms));
+          histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+        });
+        return new Promise<void>((resolve, reject) => {
+          ws.once('open', () => {
+            const mine = new Set<string>();
+            while (mine.size < SYMBOLS) mine.add(universe[Math.floor(random() * universe.length)] ?? '7203');
+            ws.send(JSON.stringify({ op: 'subscribe', symbols: [...mine] }));
+            resolve();
+          });
+          ws.once('error', reject);
+        });
+      }),
+    );
+  }
+  return {
+    measure() {
+      cpuAtStart = process.cpuUsage();
+      measuring = true;
+    },
+    async stop() {
+      measuring = false;
+      const used = process.cpuUsage(cpuAtStart);
+      return { histogram, received, cpuMs: (used.user + used.system) / 1000 };
+    },
+    close() {
+      for (const ws of sockets) ws.terminate();
+    },
+  };
+}
+
+/** `count` clients in a child process (this file, as a worker). */
+async function forkClients(port: number, universe: string[], count: number, seed: number): Promise<Clients> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
     env: {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-bench-ws-')),
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      MARKET_CLOCK: 'always-open',
-      MARKET_TICK_MS: String(tickMs),
-      DEMO_MODE: 'false',
-      LOG_LEVEL: 'warn',
+      WS_WORKER: JSON.stringify({ port, universe, count, seed }),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const next = () =>
+    new Promise<FromWorker>((resolve, reject) => {
+      child.once('message', (m) => {
+        resolve(m as FromWorker);
+      });
+      child.once('exit', (code) => {
+        reject(new Error(`a client worker exited with ${String(code)}`));
+      });
+    });
+  const first = await next();
+  if (first.op !== 'connected') throw new Error(first.op === 'failed' ? first.error : 'unexpected message');
+  const send = (m: ToWorker) => child.send(m);
+  return {
+    measure() {
+      send({ op: 'measure' });
+    },
+    async stop() {
+      const answer = next();
+      send({ op: 'stop' });
+      const m = await answer;
+      if (m.op !== 'result') throw new Error('unexpected message');
+      return { histogram: Uint32Array.from(m.histogram), received: m.received, cpuMs: m.cpuMs };
+    },
+    close() {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+async function worker(spec: { port: number; universe: string[]; count: number; seed: number }) {
+  const send = (m: FromWorker) => process.send?.(m);
+  try {
+    const clients = await connectClients(spec.port, spec.universe, spec.count, spec.seed);
+    process.on('message', (m: ToWorker) => {
+      if (m.op === 'measure') clients.measure();
+      else
+        void clients.stop().then((r) => {
+          send({ op: 'result', histogram: [...r.histogram], received: r.received, cpuMs: r.cpuMs });
+        });
+    });
+    process.on('SIGTERM', () => {
+      clients.close();
+      process.exit(0);
+    });
+    send({ op: 'connected' });
+  } catch (error) {
+    send({ op: 'failed', error: String(error) });
+    process.exit(1);
+  }
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command; clock ticks of 10 ms
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function startServer(tickMs: number, port: number): Promise<ChildProcess> {
+  // PROFILE=1: a CPU profile of the server (written to bench/results/ when it stops)
+  const profile = process.env['PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--conditions=@kabuto/source', '--import', 'tsx', mainTs],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-bench-ws-')),
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        MARKET_CLOCK: 'always-open',
+        MARKET_TICK_MS: String(tickMs),
+        DEMO_MODE: 'false',
+        LOG_LEVEL: 'warn',
+        // every client comes from 127.0.0.1: lift the per-address cap to the most it allows
+        WS_MAX_PER_CLIENT: '10000',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   for (let i = 0; i < 300; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
@@ -55,74 +215,110 @@ async function codes(port: number): Promise<string[]> {
   return body.data.items.map((i) => i.code);
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+function percentile(histogram: Uint32Array, total: number, p: number): number {
+  const rank = Math.min(total - 1, Math.floor((p / 100) * total));
+  let seen = 0;
+  for (let ms = 0; ms < histogram.length; ms++) {
+    seen += histogram[ms] ?? 0;
+    if (seen > rank) return ms;
+  }
+  return Number.NaN;
 }
 
 async function run(label: string, tickMs: number, port: number) {
   const server = await startServer(tickMs, port);
   const universe = await codes(port);
-  const latencies: number[] = [];
-  let measuring = false;
-  let received = 0;
-  const sockets: WebSocket[] = [];
-  let seed = 7;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  // Connect in batches so that the accept queue does not overflow.
-  for (let batch = 0; batch < CLIENTS; batch += 100) {
-    await Promise.all(
-      Array.from({ length: Math.min(100, CLIENTS - batch) }, () => {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
-        sockets.push(ws);
-        ws.on('message', (data: Buffer) => {
-          if (!measuring) return;
-          const text = data.toString('utf8');
-          const at = text.indexOf('"ts":');
-          if (at < 0) return;
-          received += 1;
-          latencies.push(Date.now() - Number(text.slice(at + 5, text.indexOf('}', at)).split(',')[0]));
-        });
-        return new Promise<void>((resolve, reject) => {
-          ws.once('open', () => {
-            const mine = new Set<string>();
-            while (mine.size < SYMBOLS) mine.add(universe[Math.floor(random() * universe.length)] ?? '7203');
-            ws.send(JSON.stringify({ op: 'subscribe', symbols: [...mine] }));
-            resolve();
-          });
-          ws.once('error', reject);
-        });
-      }),
+  const groups: Clients[] = [];
+  const connecting = Date.now();
+  if (WORKERS <= 0) groups.push(await connectClients(port, universe, CLIENTS, 7));
+  else
+    groups.push(
+      ...(await Promise.all(
+        Array.from({ length: WORKERS }, (_, w) =>
+          forkClients(
+            port,
+            universe,
+            Math.floor(CLIENTS / WORKERS) + (w < CLIENTS % WORKERS ? 1 : 0),
+            7 + w * 7919,
+          ),
+        ),
+      )),
     );
-  }
+  const connectedIn = (Date.now() - connecting) / 1000;
   await new Promise((r) => setTimeout(r, 2000));
-  measuring = true;
+  const load = loadavg()[0] ?? Number.NaN;
+  for (const g of groups) g.measure();
+  const serverCpu = cpuMsOf(server.pid ?? 0);
   const started = Date.now();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  measuring = false;
+  const results = await Promise.all(groups.map((g) => g.stop()));
   const elapsed = (Date.now() - started) / 1000;
+  const serverCpuMs = cpuMsOf(server.pid ?? 0) - serverCpu;
   const health = ((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as Health).data
     .realtime;
-  for (const ws of sockets) ws.terminate();
+  for (const g of groups) g.close();
   server.kill('SIGTERM');
-  const sorted = Float64Array.from(latencies).sort();
+  await new Promise((resolve) => server.once('exit', resolve));
+  const histogram = new Uint32Array(BUCKETS);
+  let received = 0;
+  let clientCpuMs = 0;
+  for (const r of results) {
+    received += r.received;
+    clientCpuMs += r.cpuMs;
+    for (let i = 0; i < BUCKETS; i++) histogram[i] = (histogram[i] ?? 0) + (r.histogram[i] ?? 0);
+  }
+  let max = 0;
+  for (let i = 0; i < BUCKETS; i++) if ((histogram[i] ?? 0) > 0) max = i;
   return {
     label,
     clients: health.clients,
     dropped: health.dropped,
     msgsPerSec: Math.round(received / elapsed),
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1] ?? Number.NaN,
+    p50: percentile(histogram, received, 50),
+    p99: percentile(histogram, received, 99),
+    max,
+    /** share of one core */
+    serverCpu: serverCpuMs / 1000 / elapsed,
+    clientCpu: clientCpuMs / 1000 / elapsed,
+    usPerMessage: received === 0 ? Number.NaN : (serverCpuMs * 1000) / received,
+    load,
+    connectedIn,
   };
 }
 
-const results = [await run('normal (1 beat/s)', 1000, 18301), await run('10x (10 beats/s)', 100, 18302)];
-console.log(`\n${CLIENTS} clients x ${SYMBOLS} symbols, ${SECONDS} s measured each, one run:\n`);
-const rows = [['rate', 'clients', 'dropped', 'msgs/s', 'p50 ms', 'p99 ms', 'max ms']];
-for (const r of results)
-  rows.push([r.label, r.clients, r.dropped, r.msgsPerSec, r.p50, r.p99, r.max].map(String));
-for (const row of rows) console.log(row.map((c) => c.padEnd(18)).join(''));
+const spec = process.env['WS_WORKER'];
+if (spec !== undefined) {
+  await worker(JSON.parse(spec) as { port: number; universe: string[]; count: number; seed: number });
+} else {
+  const results = [];
+  for (const [i, rate] of RATES.entries())
+    results.push(
+      await run(rate === 1 ? 'normal (1 beat/s)' : `${rate}x (${rate} beats/s)`, 1000 / rate, 18301 + i),
+    );
+  const where = WORKERS <= 0 ? 'in the bench process' : `in ${WORKERS} worker processes`;
+  console.log(
+    `\n${CLIENTS} clients (${where}) x ${SYMBOLS} symbols, ${SECONDS} s measured each, ${cpus().length} cores:\n`,
+  );
+  const rows = [
+    ['rate', 'clients', 'dropped', 'msgs/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'clients CPU'],
+  ];
+  for (const r of results)
+    rows.push(
+      [
+        r.label,
+        r.clients,
+        r.dropped,
+        r.msgsPerSec,
+        r.p50,
+        r.p99,
+        r.max,
+        `${(r.serverCpu * 100).toFixed(0)}%`,
+        `${(r.clientCpu * 100).toFixed(0)}%`,
+      ].map(String),
+    );
+  for (const row of rows) console.log(row.map((c) => c.padEnd(18)).join(''));
+  for (const r of results)
+    console.log(
+      `${r.label}: server CPU per message delivered ${r.usPerMessage.toFixed(2)} µs; clients connected in ${r.connectedIn.toFixed(0)} s; load average ${r.load.toFixed(1)} when measuring began`,
+    );
+}

@@ -79,7 +79,14 @@ export function ensureBuilt({ force = false } = {}) {
   ].every((p) => existsSync(join(root, p)));
   if (!force && outputs && built >= newest) return;
   console.log('Building…');
-  runOrExit('npm', ['run', 'build']);
+  runOrExit('npm', ['run', 'build']); // its postbuild step writes the stamp
+}
+
+/**
+ * Notes that the tree was just built (`npm run build`'s postbuild step, scripts/build-stamp.mjs), so that the
+ * next `npm start` does not build it again.
+ */
+export function writeBuildStamp() {
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, new Date().toISOString());
 }

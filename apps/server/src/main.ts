@@ -7,6 +7,14 @@ import { seedDemo } from './seed.js';
 import { BOOTSTRAP_ADMIN, ensureBootstrapAdmin } from './modules/console/operators.js';
 
 async function main(): Promise<void> {
+  // how long each step of the start took (logged once listening; bench:start reads the total)
+  let mark = performance.now();
+  const phases: Record<string, number> = { 'load modules': Math.round(mark) };
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+  };
   let config;
   try {
     config = loadConfig();
@@ -25,20 +33,25 @@ async function main(): Promise<void> {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
+  phase('open database');
   await database.migrate();
+  phase('migrate');
 
   const app = await buildApp({
     config,
     database,
     clock: config.CLOCK_CONTROL ? new OffsetClock() : systemClock,
   });
+  phase('build app');
   const seed = config.DEMO_MODE
     ? await seedDemo(database.db, systemClock, config.DEMO_CASH_YEN, app.ctx.uploads, app.ctx.myNumberKey, {
         market: app.ctx.market,
         fees: app.ctx.fees,
       })
     : null;
+  phase('demo data');
   const admin = await ensureBootstrapAdmin(database.db, systemClock, config.CONSOLE_ADMIN_PASSWORD);
+  phase('operator');
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -62,6 +75,11 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  phase('listen');
+  app.log.info(
+    { ms: phases, sinceProcessStart: Math.round(performance.now()) },
+    `started in ${Math.round(performance.now())} ms`,
+  );
   const shownHost = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.HOST) ? 'localhost' : config.HOST;
   const address = app.server.address();
   const port = address !== null && typeof address === 'object' ? address.port : config.PORT;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
 import { injectStepped } from '../test/step-up.js';
+import { MARKET_CHANNEL } from './hub.js';
 import { TestMarket, testIndex } from '../test/test-market.js';
 import { TestSocket, isType } from '../test/ws-client.js';
 
@@ -194,5 +195,40 @@ describe('the user channel', () => {
     expect(t.app.ctx.realtime.stats().dropped).toBe(before + 1);
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     await closed;
+  });
+
+  it('drops a quote subscriber that does not read: the frames written once for all count in its buffer', async () => {
+    const slow = await TestSocket.open(url);
+    const fast = await TestSocket.open(url);
+    for (const ws of [slow, fast]) {
+      ws.send({ op: 'subscribe', symbols: ['7203'] });
+      await ws.next(isType('subscribed'));
+    }
+    const closed = new Promise<void>((resolve) =>
+      slow.socket.once('close', () => {
+        resolve();
+      }),
+    );
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const before = t.app.ctx.realtime.stats().dropped;
+    const big = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    for (; sent < 400 && t.app.ctx.realtime.stats().dropped === before; sent++) {
+      const tick = { type: 'index', index: { code: 'BIG', big, n: sent }, ts: sent };
+      await t.app.ctx.pubsub.publish(MARKET_CHANNEL, `7203\n${JSON.stringify(tick)}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.app.ctx.realtime.stats().dropped).toBe(before + 1);
+    // the subscriber that reads got every one of them, whole and in order
+    const isBig = (m: Record<string, unknown>) => (m['index'] as { code: string }).code === 'BIG';
+    await fast.next(isType('index', (m) => isBig(m) && (m['index'] as { n: number }).n === sent - 1));
+    const got = fast.messages
+      .filter(isType('index', isBig))
+      .map((m) => m['index'] as { n: number; big: string });
+    expect(got.map((i) => i.n)).toEqual(Array.from({ length: sent }, (_, n) => n));
+    expect(got.every((i) => i.big === big)).toBe(true);
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+    fast.close();
   });
 });

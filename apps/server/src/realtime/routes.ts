@@ -59,7 +59,12 @@ export const realtimeRoutes: FastifyPluginAsync = async (app) => {
         socket.close(1013, 'too many connections');
         return;
       }
-      app.ctx.realtime.attach(socket, request.locale);
+      // Without extensions (the server offers none) the hub may write its shared frames to the connection.
+      app.ctx.realtime.attach(
+        socket,
+        request.locale,
+        socket.extensions === '' ? request.raw.socket : undefined,
+      );
     },
   );
 };
