@@ -43,6 +43,9 @@ const PUBLIC = new Set([
   'GET /api/news',
   'GET /api/news/events',
   'GET /api/news/{id}',
+  // The home's published banners and a live banner's picture (ADR 0041), shown logged out too.
+  'GET /api/banners',
+  'GET /api/banners/{id}/image',
 ]);
 
 interface OpenApi {
