@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
+import { route, signInDemo, useLanguage, type Envelope } from './support/app.js';
 import { consoleRoute, loginAsAdmin, openedDialog } from './support/console.js';
 
 /**
@@ -10,12 +10,6 @@ import { consoleRoute, loginAsAdmin, openedDialog } from './support/console.js';
  * and leaves the home page. Axe: no serious or critical violation on the home page with its banners; the
  * banners' slot moves nothing below it (cumulative layout shift ≤ 0.05).
  */
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
 const HOUR = 3_600_000;
 const stamp = Date.now().toString(36);
 const JA_TITLE = `E2E バナー ${stamp}`;
@@ -150,20 +144,7 @@ test('the home page shows it first, in Japanese and in English, as a link, logge
 test('logged in, the home page with its banners moves nothing either (CLS ≤ 0.05)', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: '09000000001', password: 'demo1234', agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, 'jp');
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
+  await signInDemo(page, 'jp');
   // a fresh load of the home page, as a returning customer opens the app
   await page.goto(route(HOME));
   await page.reload();

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { route, useLanguage } from './support/app.js';
+import { route, signInDemo, type Envelope } from './support/app.js';
 import { businessDay } from './support/calendar.js';
 import { announceDividend, asAdministrator } from './support/console-products.js';
 
@@ -14,15 +14,8 @@ import { announceDividend, asAdministrator } from './support/console-products.js
  * credit, hand-computed: gross 100 × ¥12.50 = ¥1,250, income tax floor(1,250 × 15.315%) = ¥191, local tax
  * floor(1,250 × 5%) = ¥62, net ¥997; and the transaction log shows the same credit.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
 const DIVIDENDS = '/subPackages/index/hongli/hongli';
 const LOG = '/subPackages/transactionLog/transactionLog';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 async function serverNow(request: APIRequestContext): Promise<Date> {
   const res = await request.post('/api/clock/advance', { data: { ms: 0 } });
@@ -39,26 +32,6 @@ async function advanceTo(request: APIRequestContext, tokyo: string): Promise<voi
 /** The Tokyo date of an instant plus whole days (YYYY-MM-DD). */
 function tokyoDate(at: Date, plusDays = 0): string {
   return new Date(at.getTime() + 9 * 3_600_000 + plusDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Logs the demo in through the API and stores the session as the app keeps it, in the reader's language. */
-async function signIn(page: Page, lang: 'jp' | 'en'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-  return body.data.token;
 }
 
 /** A cash purchase of 100 shares at market in the 特定口座. */
@@ -123,7 +96,7 @@ for (const x of cases) {
     // A weekday morning: the purchase fills that day, well before the cum date.
     const start = businessDay(tokyoDate(await serverNow(request), 1));
     await advanceTo(request, `${start}T09:30:00`);
-    const token = await signIn(page, x.lang);
+    const token = await signInDemo(page, x.lang);
     await buy(request, token, x.code);
 
     // About a week ahead: the cum date is two business days before the record date.
@@ -149,7 +122,7 @@ for (const x of cases) {
 
     // The payment date's pass pays the announcement: 100 × ¥12.50, 15.315% and 5% withheld, floored to the yen.
     await advanceTo(request, `${paymentDate}T09:00:00`);
-    await signIn(page, x.lang);
+    await signInDemo(page, x.lang);
     await page.goto(route(DIVIDENDS));
     const received = page.getByTestId('dividend-received').filter({ hasText: x.code });
     await expect(received).toHaveCount(1);

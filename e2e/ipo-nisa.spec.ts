@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { route } from './support/app.js';
+import { route, signInDemo } from './support/app.js';
 import {
   advance,
   DAY,
@@ -9,7 +9,6 @@ import {
   ORDERS,
   publishIpo,
   serverNow,
-  signIn,
   type Envelope,
 } from './support/ipo.js';
 
@@ -78,7 +77,7 @@ for (const lang of ['jp', 'en'] as const) {
     const now = await serverNow(request);
     await publishIpo(browser, now, code, `E2E ${lang} NISA IPO`);
 
-    let token = await signIn(page, lang);
+    let token = await signInDemo(page, lang);
     const before = await nisaQuota(request, token);
     await page.goto(route('/subPackages/tax/tax'));
     const usedBefore = yenIn(await page.getByTestId('nisa-annual-used').textContent());
@@ -100,7 +99,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // past the close and the draw: won (1,000 shares offered, one applicant), then the purchase confirmed
     await advance(request, 2 * DAY + HOUR);
-    token = await signIn(page, lang);
+    token = await signInDemo(page, lang);
     await page.goto(route(IPO));
     await expect(card.getByTestId('application-state')).toHaveText(x.won);
     await expect(card.getByTestId('application-account')).toHaveText(x.account);
@@ -114,7 +113,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // past the purchase deadline and the listing date: 200 shares in the NISA account
     await advance(request, 2 * DAY);
-    token = await signIn(page, lang);
+    token = await signInDemo(page, lang);
     const res = await request.get('/api/trade/positions?status=holding', { headers: { token } });
     const positions = ((await res.json()) as Envelope<TPosition[]>).data.filter((p) => p.code === code);
     expect(positions.map((p) => ({ account: p.account, quantity: p.quantity }))).toEqual([

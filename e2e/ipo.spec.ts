@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { route } from './support/app.js';
+import { route, signInDemo } from './support/app.js';
 import {
   advance,
   BLOCK_TRADE,
@@ -12,7 +12,6 @@ import {
   openConsole,
   ORDERS,
   serverNow,
-  signIn,
   type Envelope,
 } from './support/ipo.js';
 import { openedDialog } from './support/console.js';
@@ -113,7 +112,7 @@ for (const lang of ['jp', 'en'] as const) {
     await close();
 
     // the demo user applies for two units
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(IPO));
     const card = page.getByTestId(`offering-${ipoCode}`);
     await expect(card.getByTestId('offer-price')).toContainText('1,100');
@@ -124,7 +123,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // past the close and the drawing time: the draw ran, the demo user won both units (10 offered, 1 applicant)
     await advance(request, 2 * DAY + HOUR);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(IPO));
     await expect(card.getByTestId('application-state')).toHaveText(x.won);
     // 購入意思表示: the purchase is confirmed on its own screen (the confirm page) with what it costs
@@ -149,7 +148,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // past the purchase deadline and the listing date: the shares are a holding at the offer price
     await advance(request, 2 * DAY);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(`${ORDERS}?tab=holding`));
     const holding = page
       .getByTestId('holding-list')
@@ -165,7 +164,7 @@ for (const lang of ['jp', 'en'] as const) {
       if (stock.data.quote !== null) break;
       await advance(request, DAY);
     }
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(`/subPackages/index/gupiaoDetail/gupiaoDetail?code=${ipoCode}`));
     await expect(page.getByText(name, { exact: true }).first()).toBeVisible();
     await expect(page.getByTestId('last-price')).toHaveText(/\d/);
@@ -244,7 +243,7 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(row.getByTestId('offer-price')).toContainText('× (1 − 2.50%)');
     await close();
 
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(BLOCK_TRADE));
     const card = page
       .getByTestId(`offering-${distributionCode}`)
@@ -256,7 +255,7 @@ for (const lang of ['jp', 'en'] as const) {
 
     // past the close and the draw (not oversubscribed: filled) and delivered as a holding before the open
     await advance(request, 13 * HOUR + 60_000);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(BLOCK_TRADE));
     await expect(card.getByTestId('application-state')).toHaveText(x.success);
     await page.goto(route(`${ORDERS}?tab=holding`));

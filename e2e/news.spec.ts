@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
+import { route, signInDemo, useLanguage, type Envelope } from './support/app.js';
 import { consoleRoute, loginAsAdmin } from './support/console.js';
 import { adminBearer } from './support/operator-api.js';
 
@@ -10,35 +10,9 @@ import { adminBearer } from './support/operator-api.js';
  * news on its page; a support conversation answered from the console arriving live; a staff answer with an
  * account number refused. Axe: no serious or critical violation on the news tab, article and support pages.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
 const NEWS = '/pages/record/record';
 const DETAILS = '/subPackages/details/details';
 const SERVICE = '/subPackages/customerService/customerService';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function signIn(page: Page, lang: 'jp' | 'en' | 'fr'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-  return body.data.token;
-}
 
 async function axeClean(page: Page) {
   // The tab bar's active label (app layout, not this feature) fails colour contrast already: reported to the
@@ -78,7 +52,7 @@ async function openArticle(page: Page, title: string) {
 
 test('readers see it in Japanese, English, and in English marked as such in French', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'jp');
+  await signInDemo(page, 'jp');
   await openArticle(page, JA_TITLE);
   await expect(page.getByRole('heading', { name: JA_TITLE })).toBeVisible();
   await expect(page.getByTestId('news-fallback')).toHaveCount(0);
@@ -92,7 +66,7 @@ test('English and French readers', async ({ browser }) => {
   for (const lang of ['en', 'fr'] as const) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await openArticle(page, EN_TITLE);
     if (lang === 'en') await expect(page.getByTestId('news-fallback')).toHaveCount(0);
     else await expect(page.getByTestId('news-fallback')).toContainText('anglais');
@@ -114,7 +88,7 @@ test('a support conversation: the user writes, staff answer from the console, th
   browser,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'jp');
+  await signInDemo(page, 'jp');
   await page.goto(route(SERVICE));
   await expect(page.getByTestId('support-notice')).toBeVisible();
   const question = `出金について ${stamp}`;

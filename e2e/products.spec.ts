@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { route, useLanguage } from './support/app.js';
+import { route, signInDemo, type Envelope } from './support/app.js';
 import { businessDay } from './support/calendar.js';
 import { asAdministrator, publishProduct } from './support/console-products.js';
 
@@ -12,15 +12,8 @@ import { asAdministrator, publishProduct } from './support/console-products.js';
  * with yesterday's earnings, the NAV chart is drawn, and the record is sold behind its confirm prompt.
  * Dividends have their own flow in dividends.spec.ts.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
 const PRODUCTS = '/subPackages/index/gendan/gendan';
 const RECORDS = '/subPackages/index/gendan/record';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 /** Moves the server's clock forward to a Tokyo wall-clock time (no-op if already past); answers the new now. */
 async function advanceTo(request: APIRequestContext, tokyo: string): Promise<Date> {
@@ -40,25 +33,6 @@ async function serverNow(request: APIRequestContext): Promise<Date> {
 /** The Tokyo date of an instant plus whole days (YYYY-MM-DD). */
 function tokyoDate(at: Date, plusDays = 0): string {
   return new Date(at.getTime() + 9 * 3_600_000 + plusDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function signIn(page: Page, lang: 'jp' | 'en'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-  return body.data.token;
 }
 
 /** Publishes a Toyota and Sony basket through the console's screens; answers its id. */
@@ -92,7 +66,7 @@ for (const lang of ['jp', 'en'] as const) {
     // Start on a weekday morning before the cutoff.
     const start = businessDay(tokyoDate(await serverNow(request), 1));
     await advanceTo(request, `${start}T09:30:00`);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
 
     await page.goto(route(PRODUCTS));
     await expect(page.getByText(name)).toBeVisible();
@@ -117,7 +91,7 @@ for (const lang of ['jp', 'en'] as const) {
     await advanceTo(request, `${start}T15:40:00`);
     const next = businessDay(start, 1);
     await advanceTo(request, `${next}T15:40:00`);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(RECORDS));
     await expect(record.getByTestId('record-status')).toHaveText(ja ? 'フォロー中' : 'Following');
     await expect(record.getByText(ja ? '前日損益' : "Yesterday's earnings")).toBeVisible();
@@ -139,7 +113,7 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(record.getByTestId('record-status')).toHaveText(ja ? '解約手続き中' : 'Redeeming');
     const after = businessDay(next, 1);
     await advanceTo(request, `${after}T15:40:00`);
-    await signIn(page, lang);
+    await signInDemo(page, lang);
     await page.goto(route(RECORDS));
     await expect(record.getByTestId('record-status')).toHaveText(ja ? 'フォロー終了' : 'Follow ended');
   });

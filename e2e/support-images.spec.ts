@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
+import { route, signInDemo, type Envelope } from './support/app.js';
 import { consoleRoute, loginAsAdmin } from './support/console.js';
 
 /**
@@ -9,32 +9,7 @@ import { consoleRoute, loginAsAdmin } from './support/console.js';
  * with a picture of their own, which arrives in the app live. Axe: no serious or critical violation on the
  * customer-service page with both pictures.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
 const SERVICE = '/subPackages/customerService/customerService';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function signIn(page: Page): Promise<void> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, 'jp');
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-}
 
 /** A picture to send: one of the seeded home banners' (a small JPEG the server made). */
 async function samplePicture(request: APIRequestContext, index: number): Promise<Buffer> {
@@ -58,7 +33,7 @@ test('the user sends a picture, the console sees it, the operator answers with o
 }) => {
   const stamp = Date.now().toString(36);
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page);
+  await signInDemo(page, 'jp');
   await page.goto(route(SERVICE));
   const chat = page.getByTestId('support-chat');
   await expect(chat).toBeVisible();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { route, signInDemo, type Envelope } from './support/app.js';
 
 /**
  * Tax accounts end to end (ADR 0021), in Japanese and in English at 390×844, against the built server in
@@ -10,15 +10,9 @@ import { route, useLanguage } from './support/app.js';
  * tax entry naming the sale's order (withheld on a gain, refunded on a loss: the simulator sets the price);
  * the tax page shows the NISA quota used, and the annual trade report downloads as CSV.
  */
-const DEMO = { phone: '09000000001', password: 'demo1234' };
 const TAX = '/subPackages/tax/tax';
 const LOG = '/subPackages/transactionLog/transactionLog';
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 async function call<T>(request: APIRequestContext, token: string, url: string, data: object): Promise<T> {
   const res = await request.post(url, {
     headers: { token, 'idempotency-key': crypto.randomUUID() },
@@ -27,26 +21,6 @@ async function call<T>(request: APIRequestContext, token: string, url: string, d
   const body = (await res.json()) as Envelope<T>;
   expect(body.code, body.msg).toBe(1);
   return body.data;
-}
-
-/** Logs the demo in through the API and stores the session as the app keeps it, in the reader's language. */
-async function signIn(page: Page, lang: 'jp' | 'en'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-  return body.data.token;
 }
 
 /** A NISA purchase, a 特定口座 purchase and its sale; answers the sale's order number. */
@@ -105,7 +79,7 @@ for (const c of cases) {
     page,
   }) => {
     test.setTimeout(120_000);
-    const token = await signIn(page, c.lang);
+    const token = await signInDemo(page, c.lang);
     const saleNo = await trade(page.request, token);
 
     // The transaction log: the sale's tax entry, a movement of its own naming the order.

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const DEMO_INVITE = 'KABUTO2026';
 
@@ -38,6 +38,42 @@ export async function useLanguage(
 }
 
 export const route = (path: string) => `/japan1/#${path}`;
+
+/** The seeded demo customer (DEMO_MODE). */
+export const DEMO = { phone: '09000000001', password: 'demo1234' };
+
+/** The API's answer envelope. */
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/**
+ * Signs the demo customer in through the API (a moved clock ends sessions) and keeps the session as the app
+ * does, in the reader's language; answers the session's token for API calls.
+ */
+export async function signInDemo(
+  page: Page,
+  lang: 'jp' | 'cn' | 'zh-Hant' | 'en' | 'sp' | 'fr',
+): Promise<string> {
+  const res = await page.request.post('/api/auth/login', {
+    data: { account: DEMO.phone, password: DEMO.password, agree: true },
+  });
+  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
+  expect(body.code, body.msg).toBe(1);
+  await useLanguage(page, lang);
+  await page.goto(route('/subPackages/login/login'));
+  await page.evaluate(
+    ({ token, userId }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('userId', String(userId));
+    },
+    { token: body.data.token, userId: body.data.user_id },
+  );
+  await page.reload();
+  return body.data.token;
+}
 
 /** The text of the last SMS with a code sent to `phone` (a step-up's names its action). */
 export function readSmsText(phone: string): string {

@@ -1,24 +1,18 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { route, useLanguage } from './app.js';
+import type { Envelope } from './app.js';
 import { consoleRoute, loginAsAdmin, openedDialog } from './console.js';
 
 /**
- * What the IPO flows share (ipo.spec.ts, ipo-nisa.spec.ts): the demo user's sign-in through the API, the
- * server's clock (CLOCK_CONTROL), the console's offerings page and its IPO form, and axe.
+ * What the IPO flows share (ipo.spec.ts, ipo-nisa.spec.ts): the server's clock (CLOCK_CONTROL), the console's
+ * offerings page and its IPO form, and axe. The demo user signs in through support/app.ts's signInDemo.
  */
-export const DEMO = { phone: '09000000001', password: 'demo1234' };
+export { DEMO, type Envelope } from './app.js';
 export const IPO = '/subPackages/index/ipo/ipo';
 export const BLOCK_TRADE = '/subPackages/index/dadan/dadan';
 export const ORDERS = '/subPackages/order/order';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
-
-export interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 /** The server's clock now (the flows move it forward). */
 export async function serverNow(request: APIRequestContext): Promise<Date> {
@@ -35,29 +29,6 @@ export async function advance(request: APIRequestContext, ms: number): Promise<v
 /** The console picker's text (`YYYY-MM-DD HH:mm`) in Tokyo time for an instant (the console's dates are Tokyo's). */
 export function tokyoLocal(at: Date): string {
   return new Date(at.getTime() + 9 * HOUR).toISOString().slice(0, 16).replace('T', ' ');
-}
-
-/**
- * Signs the demo user in through the API (a moved clock ends sessions) and keeps the app's session;
- * answers the session's token for API calls.
- */
-export async function signIn(page: Page, lang: 'jp' | 'en'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', {
-    data: { account: DEMO.phone, password: DEMO.password, agree: true },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; user_id: number }>;
-  expect(body.code, body.msg).toBe(1);
-  await useLanguage(page, lang);
-  await page.goto(route('/subPackages/login/login'));
-  await page.evaluate(
-    ({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', String(userId));
-    },
-    { token: body.data.token, userId: body.data.user_id },
-  );
-  await page.reload();
-  return body.data.token;
 }
 
 export async function expectAxeClean(page: Page): Promise<void> {
