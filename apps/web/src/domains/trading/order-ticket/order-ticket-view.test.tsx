@@ -1,11 +1,5 @@
 // @vitest-environment happy-dom
-import {
-  sen,
-  type TBrokerageAccount,
-  type TMarketStatus,
-  type TQuote,
-  type TTradingRules,
-} from '@kabuto/contract';
+import { sen, type TBrokerageAccount, type TMarketStatus, type TQuote } from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { ComponentProps } from 'react';
@@ -18,6 +12,7 @@ import { sessionStore } from '@/shared/session/session';
 import type * as SegmentedModule from '@/shared/ui/segmented';
 import { taxAccountKeys } from '../tax-accounts-api';
 import { OrderTicketForm } from './order-ticket-view';
+import { quoteOf, rules, stock } from './ticket-fixtures';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 /**
@@ -41,37 +36,14 @@ vi.mock('@/shared/ui/segmented', async (importOriginal) => {
   };
 });
 
-const stock = { code: '7203', name: 'Toyota', topix500: true, price_decimals: 0 };
-const quoteAt = (yen: number): TQuote => ({
-  code: '7203',
-  last: sen(yen * 100),
-  bid: sen(yen * 100 - 100),
-  ask: sen(yen * 100 + 100),
-  open: sen(0),
-  high: sen(0),
-  low: sen(0),
-  prev_close: sen(0),
-  volume: 0,
-  turnover: sen(0),
-  change: sen(0),
-  change_bp: 0,
-  limit_up: sen(360_000),
-  limit_down: sen(240_000),
-  trading_date: '2026-11-24',
-  // a fresh quote each time, so that no staleness note comes and goes
-  time: new Date().toISOString(),
-  simulated: true,
-});
-const rules: TTradingRules = {
-  lot_size: 100,
-  max_leverage: 3,
-  initial_margin_bp: 3_300,
-  maintenance_bp: 2_000,
-  min_collateral: sen(30_000_000),
-  fee_bp: 0,
-  fee_min: sen(0),
-  fee_max: sen(0),
-};
+/** The quote at `yen`, a tick either side, stamped now (so that no staleness note comes and goes). */
+const quoteAt = (yen: number): TQuote =>
+  quoteOf({
+    last: sen(yen * 100),
+    bid: sen(yen * 100 - 100),
+    ask: sen(yen * 100 + 100),
+    time: new Date().toISOString(),
+  });
 const status: TMarketStatus = {
   phase: 'morning',
   continuous: true,

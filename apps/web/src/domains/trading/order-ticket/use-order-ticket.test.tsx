@@ -7,7 +7,6 @@ import {
   type TNisaQuota,
   type TOrder,
   type TQuote,
-  type TTradingRules,
 } from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
@@ -20,6 +19,7 @@ import { marketStatusKey } from '@/shared/market-clock/market-status';
 import { sessionStore } from '@/shared/session/session';
 import { showSuccess, showToast } from '@/shared/ui/toast';
 import { taxAccountKeys } from '../tax-accounts-api';
+import { quoteOf, rules, stock } from './ticket-fixtures';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 // The toasts are antd-mobile's portals; the test reads what they were asked to say.
@@ -31,36 +31,7 @@ vi.mock('@/shared/ui/toast', () => ({ showToast: vi.fn(), showSuccess: vi.fn() }
  */
 const en = MESSAGES.en;
 
-const stock = { code: '7203', name: 'Toyota', topix500: true, price_decimals: 0 };
-const quote: TQuote = {
-  code: '7203',
-  last: sen(300_000),
-  bid: sen(299_900),
-  ask: sen(300_500),
-  open: sen(0),
-  high: sen(0),
-  low: sen(0),
-  prev_close: sen(0),
-  volume: 0,
-  turnover: sen(0),
-  change: sen(0),
-  change_bp: 0,
-  limit_up: sen(360_000),
-  limit_down: sen(240_000),
-  trading_date: '2026-11-24',
-  time: '2026-11-24T01:00:00.000Z',
-  simulated: true,
-};
-const rules: TTradingRules = {
-  lot_size: 100,
-  max_leverage: 3,
-  initial_margin_bp: 3_300,
-  maintenance_bp: 2_000,
-  min_collateral: sen(30_000_000),
-  fee_bp: 0,
-  fee_min: sen(0),
-  fee_max: sen(0),
-};
+const quote = quoteOf();
 const status: TMarketStatus = {
   phase: 'closed',
   continuous: false,
