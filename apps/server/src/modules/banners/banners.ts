@@ -81,6 +81,38 @@ async function lockBanner(tx: Executor, id: number): Promise<BannerRow> {
   return row;
 }
 
+/**
+ * Writes one change to a locked banner and audits it with the banner before and after (and the reason, for a
+ * retraction); the published list is read again from the database on its next request.
+ */
+async function changeBanner(
+  tx: Executor,
+  who: Who,
+  before: BannerRow,
+  set: Partial<typeof banners.$inferInsert>,
+  action: 'banner.edit' | 'banner.publish' | 'banner.retract',
+  reason?: string,
+): Promise<TConsoleBanner> {
+  const [row] = await tx
+    .update(banners)
+    .set({ ...set, updatedAt: who.at })
+    .where(eq(banners.id, before.id))
+    .returning();
+  if (!row) throw new Error('update returned nothing');
+  await audit(tx, {
+    operatorId: who.operatorId,
+    action,
+    targetType: 'banner',
+    targetId: before.id,
+    ...(reason === undefined ? {} : { reason }),
+    before: snapshot(before),
+    after: snapshot(row),
+    at: who.at,
+  });
+  clearBannerCache();
+  return consoleBanner(row);
+}
+
 /** A new banner, a draft unless `publish`; audited (`banner.create`, and `banner.publish` when published). */
 export async function createBanner(
   tx: Executor,
@@ -121,23 +153,7 @@ export async function updateBanner(
   const before = await lockBanner(tx, id);
   if (before.state === 'retracted') throw new AppError('BANNER_RETRACTED');
   await bannerImage(tx, input.upload_id);
-  const [row] = await tx
-    .update(banners)
-    .set({ ...values(input), revision: before.revision + 1, updatedAt: who.at })
-    .where(eq(banners.id, id))
-    .returning();
-  if (!row) throw new Error('update returned nothing');
-  await audit(tx, {
-    operatorId: who.operatorId,
-    action: 'banner.edit',
-    targetType: 'banner',
-    targetId: id,
-    before: snapshot(before),
-    after: snapshot(row),
-    at: who.at,
-  });
-  clearBannerCache();
-  return consoleBanner(row);
+  return changeBanner(tx, who, before, { ...values(input), revision: before.revision + 1 }, 'banner.edit');
 }
 
 /** Publishes a draft (a published banner stays as it is); audited. */
@@ -145,23 +161,7 @@ export async function publishBanner(tx: Executor, who: Who, id: number): Promise
   const before = await lockBanner(tx, id);
   if (before.state === 'retracted') throw new AppError('BANNER_RETRACTED');
   if (before.state === 'published') return consoleBanner(before);
-  const [row] = await tx
-    .update(banners)
-    .set({ state: 'published', updatedAt: who.at })
-    .where(eq(banners.id, id))
-    .returning();
-  if (!row) throw new Error('update returned nothing');
-  await audit(tx, {
-    operatorId: who.operatorId,
-    action: 'banner.publish',
-    targetType: 'banner',
-    targetId: id,
-    before: snapshot(before),
-    after: snapshot(row),
-    at: who.at,
-  });
-  clearBannerCache();
-  return consoleBanner(row);
+  return changeBanner(tx, who, before, { state: 'published' }, 'banner.publish');
 }
 
 /** Takes a published banner off the home page for good, with a reason; audited. */
@@ -173,24 +173,7 @@ export async function retractBanner(
 ): Promise<TConsoleBanner> {
   const before = await lockBanner(tx, id);
   if (before.state !== 'published') throw new AppError('BANNER_NOT_PUBLISHED');
-  const [row] = await tx
-    .update(banners)
-    .set({ state: 'retracted', updatedAt: who.at })
-    .where(eq(banners.id, id))
-    .returning();
-  if (!row) throw new Error('update returned nothing');
-  await audit(tx, {
-    operatorId: who.operatorId,
-    action: 'banner.retract',
-    targetType: 'banner',
-    targetId: id,
-    reason,
-    before: snapshot(before),
-    after: snapshot(row),
-    at: who.at,
-  });
-  clearBannerCache();
-  return consoleBanner(row);
+  return changeBanner(tx, who, before, { state: 'retracted' }, 'banner.retract', reason);
 }
 
 // ---------------------------------------------------------------- readers (public)
