@@ -1,28 +1,12 @@
-import { sen, type TQuote } from '@kabuto/contract';
+import { sen } from '@kabuto/contract';
 import { describe, expect, it } from 'vitest';
 import { collateralFor, feeFor, orderFigures, positionFigures } from './order-figures';
+import { quoteOf } from './order-ticket/ticket-fixtures';
 
 const ZERO_FEES = { fee_bp: 0, fee_min: sen(0), fee_max: sen(0) };
 
-const quote: TQuote = {
-  code: '7203',
-  last: sen(300_000), // ¥3,000
-  bid: sen(299_900),
-  ask: sen(300_500),
-  open: sen(0),
-  high: sen(0),
-  low: sen(0),
-  prev_close: sen(0),
-  volume: 0,
-  turnover: sen(0),
-  change: sen(0),
-  change_bp: 0,
-  limit_up: sen(0),
-  limit_down: sen(0),
-  trading_date: '2026-11-24',
-  time: '2026-11-24T01:00:00.000Z',
-  simulated: true,
-};
+// ¥3,000 (bid ¥2,999, ask ¥3,005), no daily limits set
+const quote = quoteOf({ limit_up: sen(0), limit_down: sen(0) });
 
 describe('fee', () => {
   it('is zero on the default schedule', () => {

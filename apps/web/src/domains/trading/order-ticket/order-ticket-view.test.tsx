@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { sen, type TBrokerageAccount, type TMarketStatus, type TQuote } from '@kabuto/contract';
+import { sen, type TMarketStatus, type TQuote } from '@kabuto/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { ComponentProps } from 'react';
@@ -12,7 +12,7 @@ import { sessionStore } from '@/shared/session/session';
 import type * as SegmentedModule from '@/shared/ui/segmented';
 import { taxAccountKeys } from '../tax-accounts-api';
 import { OrderTicketForm } from './order-ticket-view';
-import { quoteOf, rules, stock } from './ticket-fixtures';
+import { brokerageOf, quoteOf, rules, stock } from './ticket-fixtures';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 /**
@@ -55,19 +55,7 @@ const status: TMarketStatus = {
   server_time: new Date().toISOString(),
   stale_after_ms: 60_000,
 };
-const brokerage: TBrokerageAccount = {
-  status: 'open',
-  opened_at: '2026-11-01T00:00:00.000Z',
-  specific_account: 'withholding',
-  nisa: true,
-  default_account: 'specific',
-  accounts: ['specific', 'nisa'],
-  suitability: {
-    margin: { allowed: true, unmet: [] },
-    short: { allowed: true, unmet: [] },
-    loans: { allowed: true, unmet: [] },
-  },
-};
+const brokerage = brokerageOf('specific');
 
 const dialogs: TicketDialogs = {
   confirmOrder: () => Promise.resolve(false),

@@ -1,4 +1,10 @@
-import { sen, type TQuote, type TTradingRules } from '@kabuto/contract';
+import {
+  sen,
+  type TaxAccount,
+  type TBrokerageAccount,
+  type TQuote,
+  type TTradingRules,
+} from '@kabuto/contract';
 
 /** What the order ticket's tests share: a TOPIX 500 stock at ¥3,000, its quote and the published rules. */
 export const stock = { code: '7203', name: 'Toyota', topix500: true, price_decimals: 0 };
@@ -37,3 +43,20 @@ export const rules: TTradingRules = {
   fee_min: sen(0),
   fee_max: sen(0),
 };
+
+/** An open brokerage account holding 特定 and NISA, every kind of trade allowed, new orders to `defaultAccount`. */
+export function brokerageOf(defaultAccount: TaxAccount): TBrokerageAccount {
+  return {
+    status: 'open',
+    opened_at: '2026-11-01T00:00:00.000Z',
+    specific_account: 'withholding',
+    nisa: true,
+    default_account: defaultAccount,
+    accounts: ['specific', 'nisa'],
+    suitability: {
+      margin: { allowed: true, unmet: [] },
+      short: { allowed: true, unmet: [] },
+      loans: { allowed: true, unmet: [] },
+    },
+  };
+}

@@ -2,7 +2,6 @@
 import {
   sen,
   MESSAGES,
-  type TBrokerageAccount,
   type TMarketStatus,
   type TNisaQuota,
   type TOrder,
@@ -19,7 +18,7 @@ import { marketStatusKey } from '@/shared/market-clock/market-status';
 import { sessionStore } from '@/shared/session/session';
 import { showSuccess, showToast } from '@/shared/ui/toast';
 import { taxAccountKeys } from '../tax-accounts-api';
-import { quoteOf, rules, stock } from './ticket-fixtures';
+import { brokerageOf, quoteOf, rules, stock } from './ticket-fixtures';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 // The toasts are antd-mobile's portals; the test reads what they were asked to say.
@@ -256,19 +255,7 @@ describe('order ticket hook: idempotent retry', () => {
 });
 
 describe('order ticket hook: the least risky start, margin fields and accounts (issue 23)', () => {
-  const brokerage: TBrokerageAccount = {
-    status: 'open',
-    opened_at: '2026-11-01T00:00:00.000Z',
-    specific_account: 'withholding',
-    nisa: true,
-    default_account: 'nisa',
-    accounts: ['specific', 'nisa'],
-    suitability: {
-      margin: { allowed: true, unmet: [] },
-      short: { allowed: true, unmet: [] },
-      loans: { allowed: true, unmet: [] },
-    },
-  };
+  const brokerage = brokerageOf('nisa');
   const quota: TNisaQuota = {
     year: 2026,
     annual_limit: sen(240_000_000),
