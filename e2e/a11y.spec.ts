@@ -77,6 +77,19 @@ async function walk(page: Page, lang: 'jp' | 'en', colors: 'red-up' | 'green-up'
       .toBeHidden({ timeout: 10_000 })
       .catch(() => undefined);
     await page.waitForTimeout(100);
+    // A toast or a dialog still fading in or out (the page before may have said "no such order" and moved on)
+    // is measured by axe at its opacity of the moment: the page is checked once every mask is settled.
+    await page
+      .waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll<HTMLElement>('.adm-mask')).every((el) => {
+            const opacity = Number(getComputedStyle(el).opacity);
+            return opacity === 0 || opacity === 1;
+          }),
+        undefined,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
     const where = `${lang} ${colors} ${path}`;
     for (const problem of [...(await axeProblems(page)), ...(await smallTargets(page))])
       findings.push({ path: where, problem });
