@@ -7,10 +7,11 @@
  *
  *   npm run build && flock /tmp/kabuto-heavy.lock npm run bench:lighthouse
  *   (PORT=8194 RUNS=3 CHROMIUM_PATH=/usr/bin/chromium to change them; ORIGIN=http://127.0.0.1:8194 measures a
- *   server already running there instead of starting one)
+ *   server already running there instead of starting one; PAGES=home,login measures only those;
+ *   REPORT_DIR=dir writes each run's whole Lighthouse report there as JSON, to see where the time goes)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -22,12 +23,16 @@ const chromePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const given = process.env['ORIGIN'];
 const origin = given ?? `http://127.0.0.1:${port}`;
 
-const PAGES: [string, string][] = [
+const reportDir = process.env['REPORT_DIR'];
+const only = process.env['PAGES']?.split(',').map((p) => p.trim());
+
+const ALL_PAGES: [string, string][] = [
   ['home', '/japan1/#/pages/index/index'],
   ['market', '/japan1/#/pages/market/market'],
   ['stock detail', '/japan1/#/subPackages/index/gupiaoDetail/gupiaoDetail?code=7203'],
   ['login', '/japan1/#/subPackages/login/login'],
 ];
+const PAGES = only ? ALL_PAGES.filter(([name]) => only.includes(name.replace(' ', '-'))) : ALL_PAGES;
 
 /** The issue's goals: LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05, score ≥ 0.95. */
 const GOALS = { lcp: 2000, tbt: 150, cls: 0.05, score: 0.95 };
@@ -74,7 +79,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-async function measure(chromePort: number, url: string): Promise<Figures> {
+async function measure(chromePort: number, url: string, reportName: string): Promise<Figures> {
   const result = await lighthouse(url, {
     port: chromePort,
     output: 'json',
@@ -82,6 +87,10 @@ async function measure(chromePort: number, url: string): Promise<Figures> {
     onlyCategories: ['performance'],
   });
   if (result === undefined) throw new Error(`no Lighthouse result for ${url}`);
+  if (reportDir !== undefined) {
+    mkdirSync(reportDir, { recursive: true });
+    writeFileSync(join(reportDir, `${reportName}.json`), JSON.stringify(result.lhr));
+  }
   const { audits, categories } = result.lhr;
   const num = (id: string) => audits[id]?.numericValue ?? NaN;
   return {
@@ -113,7 +122,7 @@ try {
   for (const [name, path] of PAGES) {
     const figures: Figures[] = [];
     for (let i = 0; i < runs; i += 1) {
-      const f = await measure(chrome.port, `${origin}${path}`);
+      const f = await measure(chrome.port, `${origin}${path}`, `${name.replace(' ', '-')}-${i + 1}`);
       figures.push(f);
       console.log(`  ${name.padEnd(12)} run ${i + 1}: ${fmt(f)}`);
     }

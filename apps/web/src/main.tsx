@@ -1,5 +1,6 @@
 import { startApp } from '@kabuto/client/start-app';
 import { App } from './app/app';
+import { preloadPage } from './app/router';
 import { installAntdReact19Shim } from './app/antd-react-19';
 import { installPriceColors } from './app/price-colors';
 import { installServiceWorker } from './app/pwa/pwa';
@@ -10,5 +11,6 @@ import './app/styles.css';
 installAntdReact19Shim();
 installRootFontSize();
 installPriceColors();
+preloadPage(window.location.hash);
 void startApp(App, initI18n);
 installServiceWorker();

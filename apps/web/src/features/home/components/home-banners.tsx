@@ -57,9 +57,9 @@ export function HomeBanners() {
           loop={items.length > 1}
           indicatorProps={{ className: 'home-banners__indicator' }}
         >
-          {items.map((banner) => (
+          {items.map((banner, index) => (
             <Swiper.Item key={banner.id}>
-              <BannerSlide banner={banner} />
+              <BannerSlide banner={banner} first={index === 0} />
             </Swiper.Item>
           ))}
         </Swiper>
@@ -68,7 +68,8 @@ export function HomeBanners() {
   );
 }
 
-function BannerSlide({ banner }: { banner: TBanner }) {
+/** `first`: the slide shown on arrival, usually the page's largest picture, so fetched ahead of the others. */
+function BannerSlide({ banner, first }: { banner: TBanner; first: boolean }) {
   const target = bannerTarget(banner.link);
   return (
     <a
@@ -86,6 +87,8 @@ function BannerSlide({ banner }: { banner: TBanner }) {
         alt={banner.alt}
         width={750}
         height={300}
+        fetchPriority={first ? 'high' : 'low'}
+        loading={first ? 'eager' : 'lazy'}
         draggable={false}
       />
       <span className="home-banners__title" lang={banner.locale}>
