@@ -210,10 +210,13 @@ function resolveSchema(schema: unknown): z.core.$ZodType {
 export function createResponseSerializerCompiler(
   options: ResponseSerializerOptions,
 ): FastifySerializerCompiler<unknown> {
+  // one compilation per schema: a GET route's HEAD twin, and routes sharing an answer, reuse it
+  const compilations = new WeakMap<z.core.$ZodType, ReturnType<typeof compileSerializer>>();
   return ({ schema: routeSchema, method, url, httpStatus }) => {
     const schema = resolveSchema(routeSchema);
     const fallback = zodSerializer(schema, method, url);
-    const compiled = compileSerializer(schema);
+    const compiled = compilations.get(schema) ?? compileSerializer(schema);
+    compilations.set(schema, compiled);
     options.onPlan?.({
       method,
       url,
