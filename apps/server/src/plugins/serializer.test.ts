@@ -212,9 +212,14 @@ describe('the compiled response serializer', () => {
 describe("every route's answer", () => {
   let t: TestApp;
   const plans: SerializerPlan[] = [];
+  const lines: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({}, undefined, { onSerializerPlan: (plan) => plans.push(plan) });
+    t = await createTestApp({}, undefined, {
+      onSerializerPlan: (plan) => plans.push(plan),
+      logStream: { write: (line) => lines.push(line) },
+      logLevel: 'debug',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -241,6 +246,17 @@ describe("every route's answer", () => {
     // the routes left to zod, each for a reason the converter names (a change here is deliberate)
     expect(fallback).toMatchSnapshot();
     expect(plans.filter((p) => p.compiled).length).toBeGreaterThan(fallback.length);
+  });
+
+  it('is logged at debug when the app is ready: how many compiled, and each route left to zod with its reason', () => {
+    const logged = lines
+      .map((line) => JSON.parse(line) as { msg?: string; compiled?: number; fallback?: string[] })
+      .find((line) => line.msg === 'response serializers');
+    expect(logged?.compiled).toBe(plans.filter((p) => p.compiled).length);
+    expect(logged?.fallback).toContain(
+      'POST /api/passkeys/options 200: $.data.options: an object that keeps unknown keys',
+    );
+    expect(logged?.fallback).toHaveLength(plans.filter((p) => !p.compiled).length);
   });
 
   it('serialises as zod does, for values drawn from each compiled schema', () => {

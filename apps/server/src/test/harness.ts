@@ -56,6 +56,8 @@ export async function createTestApp(
     market?: (clock: FixedClock) => MarketDataProvider;
     /** Where the app's log lines go (info and above); none are written without it. */
     logStream?: { write(line: string): void };
+    /** The level of the lines written to logStream (info by default). */
+    logLevel?: 'debug' | 'info';
     /** Told which routes' answers are serialised compiled and which by zod (ADR 0042). */
     onSerializerPlan?: (plan: SerializerPlan) => void;
   } = {},
@@ -107,7 +109,7 @@ export async function createTestApp(
     database,
     clock,
     sms,
-    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
+    logger: options.logStream ? { level: options.logLevel ?? 'info', stream: options.logStream } : false,
     produceTicks: options.produceTicks ?? false,
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
     ...(options.market === undefined ? {} : { market: options.market(clock) }),
