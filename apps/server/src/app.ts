@@ -15,12 +15,7 @@ import fastifyStatic from '@fastify/static';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { APP_VERSION, ERRORS, localeOf, translate, yen, type FeeSchedule } from '@kabuto/contract';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/types.js';
@@ -35,6 +30,11 @@ import { Matcher } from './modules/trading/matcher.js';
 import { clockRoutes } from './modules/jobs/clock-routes.js';
 import { refuseControlCharacters } from './plugins/control-chars.js';
 import { securityHeaders } from './plugins/transport.js';
+import {
+  checkResponsesByDefault,
+  createResponseSerializerCompiler,
+  type SerializerPlan,
+} from './plugins/serializer.js';
 import { tradingRoutes } from './modules/trading/routes.js';
 import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
@@ -135,6 +135,13 @@ export interface BuildOptions {
   produceTicks?: boolean;
   /** Drop a WebSocket client whose unsent data passes this many bytes (default MAX_BUFFERED_BYTES). */
   maxBufferedBytes?: number;
+  /**
+   * Check every answer against its zod schema as well as serialising it compiled, and the two JSONs equal
+   * (ADR 0042); on under tests (NODE_ENV=test) by default, off otherwise.
+   */
+  checkResponses?: boolean;
+  /** Told which routes' answers are serialised compiled and which by zod (and why), as they are registered. */
+  onSerializerPlan?: (plan: SerializerPlan) => void;
 }
 
 /** Where processes announce revoked sessions to each other (ADR 0014). */
@@ -256,7 +263,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers serialised by fast-json-stringify compiled from the zod schema where it converts, zod otherwise
+  // (ADR 0042); which is which is logged at debug when the app is ready.
+  const serializerPlans: SerializerPlan[] = [];
+  app.setSerializerCompiler(
+    createResponseSerializerCompiler({
+      check: options.checkResponses ?? checkResponsesByDefault(),
+      onPlan: (plan) => {
+        serializerPlans.push(plan);
+        options.onSerializerPlan?.(plan);
+      },
+    }),
+  );
 
   const nodeId = `${process.pid}-${randomBytes(3).toString('hex')}`;
   const market =
@@ -380,6 +398,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let stopHearingAdjustments: (() => Promise<void>) | undefined;
   let stopHearingListings: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
+    app.log.debug(
+      {
+        compiled: serializerPlans.filter((p) => p.compiled).length,
+        fallback: serializerPlans
+          .filter((p) => !p.compiled)
+          .map((p) => `${p.method} ${p.url} ${p.status}: ${p.reason ?? ''}`),
+      },
+      'response serializers',
+    );
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
       if (revocation) endHere(revocation);

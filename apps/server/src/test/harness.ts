@@ -12,6 +12,7 @@ import { migratedTemplate, postgresTemplate } from './database-template.js';
 import { FixedClock } from '../lib/clock.js';
 import type { SmsMessage, SmsSender } from '../lib/sms.js';
 import type { MarketDataProvider } from '../market/provider.js';
+import type { SerializerPlan } from '../plugins/serializer.js';
 import type { TApplicationProfile } from '@kabuto/contract';
 
 /** Keeps what would have been sent, so a test can read the code. */
@@ -55,6 +56,10 @@ export async function createTestApp(
     market?: (clock: FixedClock) => MarketDataProvider;
     /** Where the app's log lines go (info and above); none are written without it. */
     logStream?: { write(line: string): void };
+    /** The level of the lines written to logStream (info by default). */
+    logLevel?: 'debug' | 'info';
+    /** Told which routes' answers are serialised compiled and which by zod (ADR 0042). */
+    onSerializerPlan?: (plan: SerializerPlan) => void;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -104,10 +109,11 @@ export async function createTestApp(
     database,
     clock,
     sms,
-    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
+    logger: options.logStream ? { level: options.logLevel ?? 'info', stream: options.logStream } : false,
     produceTicks: options.produceTicks ?? false,
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
     ...(options.market === undefined ? {} : { market: options.market(clock) }),
+    ...(options.onSerializerPlan === undefined ? {} : { onSerializerPlan: options.onSerializerPlan }),
   });
   extend?.(app);
   await app.ready();
