@@ -594,7 +594,9 @@ function haproxyBinary(): string {
     const installed = findHaproxy();
     if (installed) return installed;
   }
-  throw new Error('HAProxy is needed for PROCESSES > 1 (or PROXY=haproxy): run  sudo apt-get install -y haproxy');
+  throw new Error(
+    'HAProxy is needed for PROCESSES > 1 (or PROXY=haproxy): run  sudo apt-get install -y haproxy',
+  );
 }
 
 /**
@@ -648,11 +650,13 @@ async function startHaproxy(port: number, servers: Server[]): Promise<Proxy> {
 }
 
 async function stopHaproxy(proxy: Proxy): Promise<void> {
-  if (proxy.child.exitCode === null && proxy.child.signalCode === null) {
+  // A function, not a condition on the fields: TypeScript would keep the first check's narrowing after the wait.
+  const running = () => proxy.child.exitCode === null && proxy.child.signalCode === null;
+  if (running()) {
     const exited = new Promise((r) => proxy.child.once('exit', r));
     proxy.child.kill('SIGTERM');
     await Promise.race([exited, sleep(5_000)]);
-    if (proxy.child.exitCode === null && proxy.child.signalCode === null) proxy.child.kill('SIGKILL');
+    if (running()) proxy.child.kill('SIGKILL');
   }
   rmSync(proxy.dir, { recursive: true, force: true });
 }
@@ -1375,10 +1379,13 @@ function printSearch(all: Result[], pgbenchCeiling: { tps: number; note: string 
     if (!best) {
       console.log(`${label}: no step met the goal`);
       const first = steps[0];
-      if (first?.dbCost) console.log(`  database at ${first.offered}/s, ${first.dbCost.replace(/\n/g, '\n  ')}`);
+      if (first?.dbCost)
+        console.log(`  database at ${first.offered}/s, ${first.dbCost.replace(/\n/g, '\n  ')}`);
       continue;
     }
-    const ratio = Number.isNaN(pgbenchCeiling.tps) ? '-' : (best.acceptedPerSec / pgbenchCeiling.tps).toFixed(2);
+    const ratio = Number.isNaN(pgbenchCeiling.tps)
+      ? '-'
+      : (best.acceptedPerSec / pgbenchCeiling.tps).toFixed(2);
     console.log(
       `${label}: highest rate meeting the goal ${best.offered}/s offered, ${best.acceptedPerSec} accepted/s ` +
         `(p99 ${fmt(best.acceptP99)} ms) = ${ratio}x pgbench -N`,
