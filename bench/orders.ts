@@ -345,6 +345,20 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+/** The ids of the processes whose command is `name` (e.g. every backend of the PostgreSQL cluster). */
+function pidsNamed(name: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
 /** Busy and total jiffies of the whole machine (and its iowait and steal), and of processes (utime + stime). */
 function cpuTicks(pids: number[]): {
   busy: number;
@@ -406,6 +420,10 @@ interface Result {
   steal: number;
   serverCpu: number;
   benchCpu: number;
+  /** shares of the machine: HAProxy, all PostgreSQL processes (the whole cluster's), redis-server */
+  proxyCpu: number;
+  postgresCpu: number;
+  redisCpu: number;
   profile: string[];
   /** what bench/server-probe.mjs saw in each server process */
   probes: Probe[];
@@ -1030,6 +1048,10 @@ async function run(
       const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
       console.error(`[${label}] ${rate}/s: load average before the stretch: ${loadavg}`);
       const before = cpuTicks(pids);
+      const pgPids = pidsNamed('postgres');
+      const redisPids = pidsNamed('redis-server');
+      const proxyPids = proxy ? [proxy.pid] : [];
+      const beforeOthers = [pgPids, redisPids, proxyPids].map((list) => cpuTicks(list).proc);
       const dbBefore = databaseUrl ? await statementStatsReset(databaseUrl) : undefined;
       for (const s of servers) s.child.kill('SIGUSR2'); // the probes start counting the measured stretch
       start = performance.now();
@@ -1040,6 +1062,9 @@ async function run(
       const drainUntil = performance.now() + 30_000;
       while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
       const after = cpuTicks(pids);
+      const [pgTicks = 0, redisTicks = 0, proxyTicks = 0] = [pgPids, redisPids, proxyPids].map(
+        (list, k) => cpuTicks(list).proc - (beforeOthers[k] ?? 0),
+      );
       const waitSamples = sampler ? await sampler.stop() : [];
       const probes: Probe[] = [];
       for (const s of servers) {
@@ -1095,7 +1120,10 @@ async function run(
         machineCpu: ticks > 0 ? (after.busy - before.busy) / ticks : Number.NaN,
         iowait: ticks > 0 ? (after.iowait - before.iowait) / ticks : Number.NaN,
         steal: ticks > 0 ? (after.steal - before.steal) / ticks : Number.NaN,
-        serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
+        serverCpu: ticks > 0 ? (after.proc - before.proc - proxyTicks) / ticks : Number.NaN,
+        proxyCpu: ticks > 0 ? proxyTicks / ticks : Number.NaN,
+        postgresCpu: ticks > 0 ? pgTicks / ticks : Number.NaN,
+        redisCpu: ticks > 0 ? redisTicks / ticks : Number.NaN,
         benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
         profile: [],
         probes,
@@ -1349,7 +1377,7 @@ function printSearch(all: Result[], pgbenchCeiling: { tps: number; note: string 
       'errors',
       'accept p50/p99/max ms',
       'shed p99 ms',
-      'CPU machine/servers+proxy/bench',
+      'CPU machine/servers/HAProxy/PostgreSQL/Redis/bench',
       'load avg',
       'goal',
     ],
@@ -1364,7 +1392,9 @@ function printSearch(all: Result[], pgbenchCeiling: { tps: number; note: string 
       String(errorCount),
       `${fmt(r.acceptP50)} / ${fmt(r.acceptP99)} / ${fmt(r.acceptMax)}`,
       fmt(r.shedP99),
-      `${Math.round(100 * r.machineCpu)}% / ${Math.round(100 * r.serverCpu)}% / ${Math.round(100 * r.benchCpu)}%`,
+      [r.machineCpu, r.serverCpu, r.proxyCpu, r.postgresCpu, r.redisCpu, r.benchCpu]
+        .map((share) => (Number.isNaN(share) ? '-' : `${Math.round(100 * share)}%`))
+        .join(' / '),
       r.loadavg,
       errorCount === 0 && r.shed === 0 && r.acceptP99 <= 25 ? 'met' : 'missed',
     ]);
