@@ -142,6 +142,8 @@ async function startServer(port: number, databaseUrl: string, redisUrl = ''): Pr
       // Every user registers from 127.0.0.1 with numbers in one range: the anti-pumping caps would stop at 10.
       SMS_DAILY_PER_CLIENT: '1000000',
       SMS_DAILY_PER_RANGE: '1000000',
+      // USERS sockets from one address (the default cap is 20 a client).
+      WS_MAX_PER_CLIENT: '10000',
       // The bench's administrator approves the applications through the API; it has no authenticator.
       CONSOLE_ADMIN_PASSKEY: 'optional',
       LOG_LEVEL: 'error',
