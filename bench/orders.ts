@@ -34,6 +34,12 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { pngBytes } from '../apps/server/src/lib/images.js';
+import {
+  SAMPLE_MY_NUMBER,
+  SUITABLE_PROFILE,
+  VERIFIED_KANA,
+  VERIFIED_NAME,
+} from '../apps/server/src/test/harness.js';
 
 const RATE = Number(process.env['RATE'] ?? 500);
 /**
@@ -240,29 +246,13 @@ async function fileIdentity(port: number, token: string): Promise<void> {
   await send(port, '/identity', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
-    // An application that passes every default suitability rule (as e2e/support/operator-api.ts files it).
+    // An application that passes every default suitability rule (the server tests' own answers).
     body: JSON.stringify({
-      full_name: '山田 太郎',
-      full_name_kana: 'ヤマダ タロウ',
+      full_name: VERIFIED_NAME,
+      full_name_kana: VERIFIED_KANA,
       birth_date: '1985-04-01',
-      profile: {
-        postal_code: '100-0005',
-        prefecture: '13',
-        city: '千代田区',
-        address_line: '丸の内1-1-1',
-        building: '',
-        occupation: 'company_employee',
-        employer_type: 'unlisted_company',
-        annual_income: '5m_10m',
-        financial_assets: '3m_5m',
-        experience: { stocks: '3_5', margin: '1_3', funds: '1_3', bonds: 'none', fx: 'none' },
-        purpose: 'growth',
-        fund_source: 'salary',
-        pep: false,
-        tax_residence: 'japan_only',
-        tax_country: '',
-      },
-      my_number: '123456789018',
+      profile: SUITABLE_PROFILE,
+      my_number: SAMPLE_MY_NUMBER,
       document_type: 'my_number_card',
       front_upload_id: await upload('identity_front'),
       back_upload_id: await upload('identity_back'),
