@@ -158,27 +158,45 @@ async function startServer(port: number, databaseUrl: string, redisUrl = ''): Pr
     },
     stdio: ['ignore', SERVER_STDOUT ? openSync(`${SERVER_STDOUT}.${port}`, 'w') : 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+  await untilHealthy(child, port, 'server', 60_000);
+  return { child, pid: child.pid ?? 0, dataDir, port, profileDir };
+}
+
+/** Waits until `port` answers /api/health with 200 (the server, or HAProxy with a server up behind it). */
+async function untilHealthy(
+  child: ChildProcess,
+  port: number,
+  what: string,
+  withinMs: number,
+): Promise<void> {
+  const until = performance.now() + withinMs;
+  while (performance.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return { child, pid: child.pid ?? 0, dataDir, port, profileDir };
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
-    await sleep(200);
+    await sleep(100);
   }
-  throw new Error('server did not start');
+  throw new Error(`${what} did not start`);
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  // A function, not a condition on the fields: TypeScript would keep the first check's narrowing after the wait.
+  const running = () => child.exitCode === null && child.signalCode === null;
+  if (running()) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(graceMs)]);
+    if (running()) child.kill('SIGKILL');
+  }
 }
 
 async function stopServer(server: Server): Promise<void> {
-  const running = () => server.child.exitCode === null && server.child.signalCode === null;
-  if (running()) {
-    const exited = new Promise((r) => server.child.once('exit', r));
-    server.child.kill('SIGTERM');
-    await Promise.race([exited, sleep(15_000)]);
-    if (running()) server.child.kill('SIGKILL');
-  }
+  await stopChild(server.child, 15_000);
 }
 
 interface Envelope<T> {
@@ -646,28 +664,12 @@ async function startHaproxy(port: number, servers: Server[]): Promise<Proxy> {
   const check = spawnSync(binary, ['-c', '-f', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy.cfg rejected: ${check.stderr}${check.stdout}`);
   const child = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return { child, pid: child.pid ?? 0, port, dir };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error('haproxy did not start');
+  await untilHealthy(child, port, 'haproxy', 10_000);
+  return { child, pid: child.pid ?? 0, port, dir };
 }
 
 async function stopHaproxy(proxy: Proxy): Promise<void> {
-  // A function, not a condition on the fields: TypeScript would keep the first check's narrowing after the wait.
-  const running = () => proxy.child.exitCode === null && proxy.child.signalCode === null;
-  if (running()) {
-    const exited = new Promise((r) => proxy.child.once('exit', r));
-    proxy.child.kill('SIGTERM');
-    await Promise.race([exited, sleep(5_000)]);
-    if (running()) proxy.child.kill('SIGKILL');
-  }
+  await stopChild(proxy.child, 5_000);
   rmSync(proxy.dir, { recursive: true, force: true });
 }
 
