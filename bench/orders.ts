@@ -34,9 +34,31 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { pngBytes } from '../apps/server/src/lib/images.js';
+import {
+  SAMPLE_MY_NUMBER,
+  SUITABLE_PROFILE,
+  VERIFIED_KANA,
+  VERIFIED_NAME,
+} from '../apps/server/src/test/harness.js';
 
 const RATE = Number(process.env['RATE'] ?? 500);
-const SECONDS = Number(process.env['DURATION'] ?? 20);
+/**
+ * SEARCH=1: the rate search. For each of SEARCH_PROCESSES (default 1,2) server processes on PostgreSQL (more
+ * than one behind HAProxy), the offered rate steps through STEPS (orders/s), each step SETTLE seconds not
+ * counted then DURATION (default 10) measured, until orders go unanswered or are shed; prints the highest
+ * rate at which every order was accepted with p99 ≤ 25 ms, and its ratio to pgbench -N run after.
+ */
+const SEARCH = process.env['SEARCH'] === '1';
+const STEPS = (process.env['STEPS'] ?? '250,500,750,1000,1500,2000,3000,4000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const SETTLE = Number(process.env['SETTLE'] ?? 3);
+const SEARCH_PROCESSES = (process.env['SEARCH_PROCESSES'] ?? '1,2')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const SECONDS = Number(process.env['DURATION'] ?? (SEARCH ? 10 : 20));
 const WARMUP = Number(process.env['WARMUP'] ?? 5);
 const USERS = Number(process.env['USERS'] ?? 200);
 const DATABASES = (process.env['DATABASES'] ?? 'postgres,pglite').split(',').filter(Boolean);
@@ -50,6 +72,8 @@ const PG_PROBE = process.env['PG_PROBE'] === '1';
  */
 const PROCESSES = Number(process.env['PROCESSES'] ?? 1);
 const BENCH_REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+/** PROXY=haproxy (the default with more than one process) sends the sockets and the orders through HAProxy. */
+const PROXY = process.env['PROXY'] ?? (PROCESSES > 1 || SEARCH ? 'haproxy' : 'none');
 const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
 /** SERVER_STDOUT=path keeps each server's standard output (e.g. of --trace-gc) in path.<port>. */
 const SERVER_STDOUT = process.env['SERVER_STDOUT'];
@@ -121,33 +145,58 @@ async function startServer(port: number, databaseUrl: string, redisUrl = ''): Pr
       DEMO_CASH_YEN: '1000000000',
       CONSOLE_ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      // Every user registers from 127.0.0.1 with numbers in one range: the anti-pumping caps would stop at 10.
+      SMS_DAILY_PER_CLIENT: '1000000',
+      SMS_DAILY_PER_RANGE: '1000000',
+      // USERS sockets from one address (the default cap is 20 a client).
+      WS_MAX_PER_CLIENT: '10000',
+      // The bench's administrator approves the applications through the API; it has no authenticator.
+      CONSOLE_ADMIN_PASSKEY: 'optional',
       LOG_LEVEL: 'error',
       PROBE_FILE: join(dataDir, 'probe.json'),
       PG_PROBE_FILE: join(dataDir, 'pg-probe.txt'),
     },
     stdio: ['ignore', SERVER_STDOUT ? openSync(`${SERVER_STDOUT}.${port}`, 'w') : 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+  await untilHealthy(child, port, 'server', 60_000);
+  return { child, pid: child.pid ?? 0, dataDir, port, profileDir };
+}
+
+/** Waits until `port` answers /api/health with 200 (the server, or HAProxy with a server up behind it). */
+async function untilHealthy(
+  child: ChildProcess,
+  port: number,
+  what: string,
+  withinMs: number,
+): Promise<void> {
+  const until = performance.now() + withinMs;
+  while (performance.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return { child, pid: child.pid ?? 0, dataDir, port, profileDir };
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
-    await sleep(200);
+    await sleep(100);
   }
-  throw new Error('server did not start');
+  throw new Error(`${what} did not start`);
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  // A function, not a condition on the fields: TypeScript would keep the first check's narrowing after the wait.
+  const running = () => child.exitCode === null && child.signalCode === null;
+  if (running()) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(graceMs)]);
+    if (running()) child.kill('SIGKILL');
+  }
 }
 
 async function stopServer(server: Server): Promise<void> {
-  const running = () => server.child.exitCode === null && server.child.signalCode === null;
-  if (running()) {
-    const exited = new Promise((r) => server.child.once('exit', r));
-    server.child.kill('SIGTERM');
-    await Promise.race([exited, sleep(15_000)]);
-    if (running()) server.child.kill('SIGKILL');
-  }
+  await stopChild(server.child, 15_000);
 }
 
 interface Envelope<T> {
@@ -215,11 +264,18 @@ async function fileIdentity(port: number, token: string): Promise<void> {
   await send(port, '/identity', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
+    // An application that passes every default suitability rule (the server tests' own answers).
     body: JSON.stringify({
-      full_name: '山田 太郎',
-      id_number: 'AB1234567',
+      full_name: VERIFIED_NAME,
+      full_name_kana: VERIFIED_KANA,
+      birth_date: '1985-04-01',
+      profile: SUITABLE_PROFILE,
+      my_number: SAMPLE_MY_NUMBER,
+      document_type: 'my_number_card',
       front_upload_id: await upload('identity_front'),
       back_upload_id: await upload('identity_back'),
+      specific_account: 'withholding',
+      open_nisa: false,
     }),
   });
 }
@@ -246,7 +302,8 @@ interface User {
   ws: WebSocket;
 }
 
-async function createUser(server: Server, index: number): Promise<User> {
+/** Registers through `server` itself (its SMS outbox is its own); the socket goes to `wsPort` when given (the proxy). */
+async function createUser(server: Server, index: number, wsPort?: number): Promise<User> {
   const phone = `080${String(10_000_000 + index).slice(-8)}`;
   const password = 'bench1234';
   await post(server.port, '/auth/sendSmsCode', { phone });
@@ -263,7 +320,7 @@ async function createUser(server: Server, index: number): Promise<User> {
     agree: true,
   });
   await fileIdentity(server.port, token);
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/ws`);
+  const ws = new WebSocket(`ws://127.0.0.1:${wsPort ?? server.port}/api/ws`);
   await new Promise<void>((resolve, reject) => {
     ws.once('error', reject);
     ws.once('open', () => {
@@ -296,6 +353,20 @@ async function inBatches<T>(count: number, width: number, make: (i: number) => P
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** The ids of the processes whose command is `name` (e.g. every backend of the PostgreSQL cluster). */
+function pidsNamed(name: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
 }
 
 /** Busy and total jiffies of the whole machine (and its iowait and steal), and of processes (utime + stime). */
@@ -350,16 +421,28 @@ interface Result {
   filledSeen: number;
   lagP99: number;
   errors: Map<string, number>;
+  /** measured orders answered 503 OVERLOADED with Retry-After, and the p99 of those answers */
+  shed: number;
+  shedP99: number;
   machineCpu: number;
   /** shares of the machine's CPU time spent waiting for the disk and taken by the hypervisor */
   iowait: number;
   steal: number;
   serverCpu: number;
   benchCpu: number;
+  /** shares of the machine: HAProxy, all PostgreSQL processes (the whole cluster's), redis-server */
+  proxyCpu: number;
+  postgresCpu: number;
+  redisCpu: number;
   profile: string[];
   /** what bench/server-probe.mjs saw in each server process */
   probes: Probe[];
   processes: number;
+  /** whether the load went through HAProxy */
+  proxied: boolean;
+  loadavg: string;
+  /** PostgreSQL: what the database did per accepted order over the stretch (pg_stat_statements, WAL) */
+  dbCost?: string;
   warm: { count: number; p50: number; p99: number; max: number };
   /** Measured orders answered after more than 25 ms, and in how many distinct 100 ms windows they were sent. */
   slow: { count: number; windows: number };
@@ -507,20 +590,265 @@ function summarizeWaits(samples: WaitSample[], slowWindows: Set<number>): string
   return `in the 100 ms windows with orders over 25 ms: ${describe(slow)}\n  elsewhere: ${describe(rest)}`;
 }
 
-async function run(label: string, port: number, databaseUrl: string, processes = 1): Promise<Result> {
+// ------------------------------------------------------------------------------------------------ HAProxy
+
+interface Proxy {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  dir: string;
+}
+
+function findHaproxy(): string | undefined {
+  for (const candidate of ['haproxy', '/usr/sbin/haproxy']) {
+    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * HAProxy from the distribution: installed here if missing and this process may (root, as .ci/run does for
+ * Chromium), otherwise the bench stops with the one command to run.
+ */
+function haproxyBinary(): string {
+  const found = findHaproxy();
+  if (found) return found;
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
+    console.error('HAProxy not found: apt-get install -y haproxy');
+    spawnSync('apt-get', ['install', '-y', 'haproxy'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    const installed = findHaproxy();
+    if (installed) return installed;
+  }
+  throw new Error(
+    'HAProxy is needed for PROCESSES > 1 (or PROXY=haproxy): run  sudo apt-get install -y haproxy',
+  );
+}
+
+/**
+ * Starts HAProxy in the foreground on `port` in front of the servers: HTTP with keep-alive on both sides,
+ * WebSocket upgrades passed through (timeout tunnel), least-connections balancing, each server checked on
+ * /api/health every second. No per-server connection cap, so HAProxy never queues: a busy process answers
+ * 503 itself (load shedding) and the bench sees it.
+ */
+async function startHaproxy(port: number, servers: Server[]): Promise<Proxy> {
+  const binary = haproxyBinary();
+  const dir = mkdtempSync(join(tmpdir(), 'kabuto-bench-haproxy-'));
+  const config = [
+    'global',
+    '  maxconn 4096',
+    '  nbthread 1',
+    'defaults',
+    '  mode http',
+    '  option http-keep-alive',
+    '  timeout connect 5s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    '  timeout tunnel 1h',
+    '  timeout http-keep-alive 60s',
+    'frontend kabuto',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend app',
+    'backend app',
+    '  balance leastconn',
+    '  http-reuse always',
+    '  option httpchk GET /api/health',
+    '  http-check expect status 200',
+    ...servers.map((s, k) => `  server app${k + 1} 127.0.0.1:${s.port} check inter 1s`),
+    '',
+  ].join('\n');
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, config);
+  const check = spawnSync(binary, ['-c', '-f', file], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`haproxy.cfg rejected: ${check.stderr}${check.stdout}`);
+  const child = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await untilHealthy(child, port, 'haproxy', 10_000);
+  return { child, pid: child.pid ?? 0, port, dir };
+}
+
+async function stopHaproxy(proxy: Proxy): Promise<void> {
+  await stopChild(proxy.child, 5_000);
+  rmSync(proxy.dir, { recursive: true, force: true });
+}
+
+// ------------------------------------------------------------------------------- the database per order
+
+/** Whether pg_stat_statements is loaded in the server (shared_preload_libraries) and created in the scratch database. */
+let statementStats = false;
+
+async function enableStatementStats(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ libs: string }>(
+      `select current_setting('shared_preload_libraries') as libs`,
+    );
+    if (!(rows[0]?.libs ?? '').includes('pg_stat_statements')) {
+      console.error(
+        'pg_stat_statements is not in shared_preload_libraries: no per-order database cost. To have it: ' +
+          "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements' and restart PostgreSQL.",
+      );
+      return;
+    }
+    await client.query('create extension if not exists pg_stat_statements');
+    statementStats = true;
+  } finally {
+    await client.end();
+  }
+}
+
+interface WalMark {
+  lsn: string;
+  walRecords: number;
+  walFpi: number;
+  walBytes: number;
+  walSync: number;
+  commits: number;
+}
+
+async function walMark(client: pg.Client): Promise<WalMark> {
+  const { rows } = await client.query<{
+    lsn: string;
+    wal_records: string;
+    wal_fpi: string;
+    wal_bytes: string;
+    wal_sync: string;
+    commits: string;
+  }>(
+    `select pg_current_wal_lsn()::text as lsn, w.wal_records, w.wal_fpi, w.wal_bytes, w.wal_sync,
+            (select xact_commit from pg_stat_database where datname = current_database()) as commits
+       from pg_stat_wal w`,
+  );
+  const r = rows[0];
+  if (!r) throw new Error('pg_stat_wal: no row');
+  return {
+    lsn: r.lsn,
+    walRecords: Number(r.wal_records),
+    walFpi: Number(r.wal_fpi),
+    walBytes: Number(r.wal_bytes),
+    walSync: Number(r.wal_sync),
+    commits: Number(r.commits),
+  };
+}
+
+/** Resets pg_stat_statements (the whole server's: run the bench alone) and marks the WAL position. */
+async function statementStatsReset(databaseUrl: string): Promise<WalMark | undefined> {
+  if (!statementStats) return undefined;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_stat_statements_reset()');
+    return await walMark(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * What the scratch database did per accepted order since the reset: per statement (calls, rows, WAL bytes,
+ * shared blocks hit and dirtied, time, all per order), and the whole server's WAL (pg_stat_wal and the LSN;
+ * other databases' writes would count too, so the bench should run alone) and this database's commits.
+ */
+async function statementStatsSince(databaseUrl: string, mark: WalMark, orders: number): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const now = await walMark(client);
+    const { rows: lsn } = await client.query<{ bytes: string }>(
+      'select pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::bigint as bytes',
+      [now.lsn, mark.lsn],
+    );
+    const { rows } = await client.query<{
+      query: string;
+      calls: string;
+      rows: string;
+      wal_bytes: string;
+      wal_records: string;
+      hit: string;
+      dirtied: string;
+      ms: string;
+    }>(
+      `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls, rows, wal_bytes, wal_records,
+              shared_blks_hit + shared_blks_read as hit, shared_blks_dirtied as dirtied,
+              total_exec_time as ms
+         from pg_stat_statements
+        where dbid = (select oid from pg_database where datname = current_database())
+          and query not like '%pg_stat_statements%' and query not like '%pg_stat_wal%'
+        order by calls desc`,
+    );
+    const n = Math.max(1, orders);
+    const per = (v: string | number) => Number(v) / n;
+    const f = (v: number, digits = 2) => v.toFixed(digits);
+    let calls = 0;
+    let rowsTouched = 0;
+    let walBytes = 0;
+    let dirtied = 0;
+    let ms = 0;
+    const lines = rows.map((r) => {
+      calls += Number(r.calls);
+      rowsTouched += Number(r.rows);
+      walBytes += Number(r.wal_bytes);
+      dirtied += Number(r.dirtied);
+      ms += Number(r.ms);
+      return (
+        `  ${f(per(r.calls)).padStart(6)} calls ${f(per(r.rows)).padStart(6)} rows ` +
+        `${f(per(r.wal_bytes), 0).padStart(5)} WAL B ${f(per(r.wal_records), 1).padStart(4)} rec ` +
+        `${f(per(r.hit), 1).padStart(5)} hit ${f(per(r.dirtied), 2).padStart(5)} dirtied ` +
+        `${f(Number(r.ms) / Math.max(1, Number(r.calls)), 3).padStart(6)} ms/call  ${r.query.slice(0, 110)}`
+      );
+    });
+    const statements = rows.filter((r) => !/^\s*(begin|commit|rollback)\b/i.test(r.query));
+    const statementCalls = statements.reduce((sum, r) => sum + Number(r.calls), 0);
+    return (
+      `per accepted order (${orders} orders): ${f(per(statementCalls))} statements besides BEGIN/COMMIT ` +
+      `(${f(per(calls))} calls in all), ${f(per(rowsTouched))} rows, ${f(per(walBytes), 0)} WAL bytes by statement, ` +
+      `${f(per(dirtied))} shared blocks dirtied, ${f(per(ms), 3)} ms executing; ` +
+      `${f(per(now.commits - mark.commits))} commits in the database; whole server: ` +
+      `${f(per(Number(lsn[0]?.bytes ?? 0)), 0)} WAL bytes by LSN, ${f(per(now.walRecords - mark.walRecords), 1)} WAL records, ` +
+      `${f(per(now.walFpi - mark.walFpi), 2)} full-page images, ${f(per(now.walSync - mark.walSync), 2)} WAL syncs (fsync)\n` +
+      lines.slice(0, 16).join('\n')
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts `processes` servers on the database (and HAProxy in front of them when `proxied`), registers the
+ * users, and offers orders at each of `rates` in turn: one result per rate. With more than one rate (the
+ * search), each stretch is SETTLE seconds at its rate not counted, then DURATION seconds measured; the search
+ * stops after the first rate at which an order went unanswered or the server shed load (its figures are the
+ * point past saturation).
+ */
+async function run(
+  label: string,
+  port: number,
+  databaseUrl: string,
+  processes = 1,
+  rates: number[] = [RATE],
+  proxied = false,
+): Promise<Result[]> {
   // One after the other: the first applies the migrations.
   const servers: Server[] = [];
+  let proxy: Proxy | undefined;
   for (let k = 0; k < processes; k++)
     servers.push(await startServer(port + k, databaseUrl, processes > 1 ? BENCH_REDIS_URL : ''));
   const [server] = servers;
   if (!server) throw new Error('no server');
   try {
+    if (proxied) proxy = await startHaproxy(port + 50, servers);
+    const front = proxy?.port;
+    if (databaseUrl) await enableStatementStats(databaseUrl);
     const list = (await (
       await fetch(`http://127.0.0.1:${port}/api/market/list?sort=code&limit=225`)
     ).json()) as Envelope<{ items: { code: string }[] }>;
     const universe = list.data.items.map((i) => i.code);
     const setupStart = performance.now();
-    const users = await inBatches(USERS, 10, (i) => createUser(servers[i % servers.length] ?? server, i));
+    const users = await inBatches(USERS, 10, (i) =>
+      createUser(servers[i % servers.length] ?? server, i, front),
+    );
     await approveAll(port, await adminBearer(port));
     console.error(
       `[${label}] ${users.length} users registered, verified, logged in and on their sockets in ${Math.round(performance.now() - setupStart)} ms`,
@@ -529,7 +857,7 @@ async function run(label: string, port: number, databaseUrl: string, processes =
     // Order-number -> send time (waiting for its event), and events that came before their answer.
     const waiting = new Map<string, number>();
     const early = new Map<string, number>();
-    const fillLatencies: number[] = [];
+    let fillLatencies: number[] = [];
     for (const user of users) {
       user.ws.on('message', (data: Buffer) => {
         const text = data.toString('utf8');
@@ -548,14 +876,19 @@ async function run(label: string, port: number, databaseUrl: string, processes =
     }
 
     const agent = new Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
-    const acceptLatencies: number[] = [];
+    let acceptLatencies: number[] = [];
     /** Pairs (sent, since the start; latency), for LATENCY_FILE. */
-    const timeline: number[] = [];
-    const lags: number[] = [];
-    const errors = new Map<string, number>();
+    let timeline: number[] = [];
+    let lags: number[] = [];
+    let errors = new Map<string, number>();
     const countError = (key: string) => errors.set(key, (errors.get(key) ?? 0) + 1);
     let outstanding = 0;
     let accepted = 0;
+    /** Measured orders the server shed: 503 OVERLOADED (1920) with Retry-After, and how fast that came. */
+    let shed = 0;
+    let shedLatencies: number[] = [];
+    /** When the current measured stretch began (performance.now()). */
+    let start = 0;
     let closed = false; // after the drain: connections torn down by us are not the server's errors
     let lastAnswer = 0;
     let seed = 11;
@@ -571,7 +904,9 @@ async function run(label: string, port: number, databaseUrl: string, processes =
       const measured = !warming;
       const user = users[Math.floor(random() * users.length)];
       const code = universe[Math.floor(random() * universe.length)];
-      const to = servers.length > 1 ? (servers[Math.floor(random() * servers.length)] ?? server) : server;
+      const toPort =
+        front ??
+        (servers.length > 1 ? (servers[Math.floor(random() * servers.length)] ?? server) : server).port;
       if (!user || !code) return;
       const body = JSON.stringify({
         code,
@@ -586,7 +921,7 @@ async function run(label: string, port: number, databaseUrl: string, processes =
       const req = httpRequest(
         {
           host: '127.0.0.1',
-          port: to.port,
+          port: toPort,
           path: '/api/trade/placeOrder',
           method: 'POST',
           agent,
@@ -615,7 +950,13 @@ async function run(label: string, port: number, databaseUrl: string, processes =
             const orderNo = json?.data?.order_no;
             if (!measured) {
               if (res.statusCode === 200 && orderNo) warmLatencies.push(at - sent);
-              else countError(`warm-up: HTTP ${res.statusCode} code ${json?.code ?? '?'}`);
+              else if (rates.length === 1)
+                countError(`warm-up: HTTP ${res.statusCode} code ${json?.code ?? '?'}`);
+              return;
+            }
+            if (res.statusCode === 503 && json?.code === 1920 && res.headers['retry-after']) {
+              shed += 1;
+              shedLatencies.push(at - sent);
               return;
             }
             if (res.statusCode !== 200 || !orderNo) {
@@ -648,12 +989,12 @@ async function run(label: string, port: number, databaseUrl: string, processes =
      * Sends orders open-loop from now for `seconds`: at RATE per second, or with `ramp`, at a rate rising
      * evenly from 0 to RATE (RATE * seconds / 2 orders in all). Resolves when the last is sent.
      */
-    const pace = (seconds: number, ramp = false) =>
+    const pace = (rate: number, seconds: number, ramp = false) =>
       new Promise<number>((resolve) => {
         const begin = performance.now();
-        const count = Math.round(ramp ? (RATE * seconds) / 2 : RATE * seconds);
-        // When order i is due, in ms from `begin`: i / RATE, or sqrt(2 i seconds / RATE) on the ramp.
-        const dueAt = (i: number) => 1000 * (ramp ? Math.sqrt((2 * i * seconds) / RATE) : i / RATE);
+        const count = Math.round(ramp ? (rate * seconds) / 2 : rate * seconds);
+        // When order i is due, in ms from `begin`: i / rate, or sqrt(2 i seconds / rate) on the ramp.
+        const dueAt = (i: number) => 1000 * (ramp ? Math.sqrt((2 * i * seconds) / rate) : i / rate);
         let sentSoFar = 0;
         const tick = () => {
           const now = performance.now() - begin;
@@ -672,95 +1013,147 @@ async function run(label: string, port: number, databaseUrl: string, processes =
       // connection during its first seconds of orders. It gets WARMUP seconds of a rate rising to RATE
       // first; those orders are reported apart, not in the figures.
       warming = true;
-      await pace(WARMUP, true);
+      await pace(rates[0] ?? RATE, WARMUP, true);
       const until = performance.now() + 30_000;
       while (outstanding > 0 && performance.now() < until) await sleep(20);
       warming = false;
       await sleep(500);
     }
-    const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    console.error(`[${label}] load average before the run: ${loadavg}`);
-    const pids = servers.map((s) => s.pid);
-    const before = cpuTicks(pids);
-    for (const s of servers) s.child.kill('SIGUSR2'); // the probes start counting the measured stretch
-    const start = performance.now();
-    const startMonotonicMs = Number(process.hrtime.bigint() / 1000n) / 1000;
-    const sampler = PG_PROBE && databaseUrl ? sampleWaits(databaseUrl, start) : null;
-    const issued = await pace(SECONDS);
-    const issuedFor = (performance.now() - start) / 1000;
-    const drainUntil = performance.now() + 30_000;
-    while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
-    const after = cpuTicks(pids);
-    const waitSamples = sampler ? await sampler.stop() : [];
-    const probes: Probe[] = [];
-    for (const s of servers) {
-      const p = await readProbe(s);
-      if (p) probes.push(p);
+    const pids = [...servers.map((s) => s.pid), ...(proxy ? [proxy.pid] : [])];
+    const results: Result[] = [];
+    for (const [step, rate] of rates.entries()) {
+      if (rates.length > 1) {
+        // Each step of the search: SETTLE seconds at its rate first, not counted, so the measured stretch
+        // starts in the steady state of that rate rather than behind the previous step's drain.
+        warming = true;
+        await pace(rate, SETTLE);
+        warming = false;
+      }
+      acceptLatencies = [];
+      timeline = [];
+      lags = [];
+      errors = new Map();
+      fillLatencies = [];
+      shedLatencies = [];
+      accepted = 0;
+      shed = 0;
+      waiting.clear();
+      early.clear();
+      const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+      console.error(`[${label}] ${rate}/s: load average before the stretch: ${loadavg}`);
+      const before = cpuTicks(pids);
+      const pgPids = pidsNamed('postgres');
+      const redisPids = pidsNamed('redis-server');
+      const proxyPids = proxy ? [proxy.pid] : [];
+      const beforeOthers = [pgPids, redisPids, proxyPids].map((list) => cpuTicks(list).proc);
+      const dbBefore = databaseUrl ? await statementStatsReset(databaseUrl) : undefined;
+      for (const s of servers) s.child.kill('SIGUSR2'); // the probes start counting the measured stretch
+      start = performance.now();
+      const startMonotonicMs = Number(process.hrtime.bigint() / 1000n) / 1000;
+      const sampler = PG_PROBE && databaseUrl ? sampleWaits(databaseUrl, start) : null;
+      const issued = await pace(rate, SECONDS);
+      const issuedFor = (performance.now() - start) / 1000;
+      const drainUntil = performance.now() + 30_000;
+      while (outstanding > 0 && performance.now() < drainUntil) await sleep(20);
+      const after = cpuTicks(pids);
+      const [pgTicks = 0, redisTicks = 0, proxyTicks = 0] = [pgPids, redisPids, proxyPids].map(
+        (list, k) => cpuTicks(list).proc - (beforeOthers[k] ?? 0),
+      );
+      const waitSamples = sampler ? await sampler.stop() : [];
+      const probes: Probe[] = [];
+      for (const s of servers) {
+        const p = await readProbe(s);
+        if (p) probes.push(p);
+      }
+      await sleep(1000); // the last events
+      const dbCost =
+        databaseUrl && dbBefore ? await statementStatsSince(databaseUrl, dbBefore, accepted) : undefined;
+      const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
+      if (outstanding > 0) errors.set('no answer within 30 s after the run', outstanding);
+      if (waiting.size > 0)
+        errors.set('accepted but no order.filled event within 1 s after the run', waiting.size);
+
+      if (process.env['LATENCY_FILE'])
+        writeFileSync(
+          `${process.env['LATENCY_FILE']}.${label.split(' ')[0]}${rates.length > 1 ? `.${rate}` : ''}.json`,
+          JSON.stringify({ startMonotonicMs, startWallMs: performance.timeOrigin + start, timeline }),
+        );
+      const slowWindows = new Set<number>();
+      let slowCount = 0;
+      for (let i = 0; i < timeline.length; i += 2) {
+        if ((timeline[i + 1] ?? 0) <= 25) continue;
+        slowCount += 1;
+        slowWindows.add(Math.floor((timeline[i] ?? 0) / 100));
+      }
+      const warm = Float64Array.from(warmLatencies).sort();
+      const stalls =
+        probes.length > 0 ? attributeSlowOrders(timeline, performance.timeOrigin + start, probes) : undefined;
+      const waits = waitSamples.length > 0 ? summarizeWaits(waitSamples, slowWindows) : undefined;
+      const ticks = after.total - before.total;
+      const accept = Float64Array.from(acceptLatencies).sort();
+      const fill = Float64Array.from(fillLatencies).sort();
+      const lag = Float64Array.from(lags).sort();
+      const shedSorted = Float64Array.from(shedLatencies).sort();
+      const result: Result = {
+        label,
+        offered: Math.round(issued / issuedFor),
+        issued,
+        accepted,
+        acceptedPerSec: Math.round(accepted / elapsed),
+        acceptP50: percentile(accept, 50),
+        acceptP99: percentile(accept, 99),
+        acceptMax: accept[accept.length - 1] ?? Number.NaN,
+        fillP50: percentile(fill, 50),
+        fillP99: percentile(fill, 99),
+        filledSeen: fill.length,
+        lagP99: percentile(lag, 99),
+        errors,
+        shed,
+        shedP99: percentile(shedSorted, 99),
+        // All as a share of the whole machine (2 cores = 100%); jiffies of /proc/stat are per core.
+        machineCpu: ticks > 0 ? (after.busy - before.busy) / ticks : Number.NaN,
+        iowait: ticks > 0 ? (after.iowait - before.iowait) / ticks : Number.NaN,
+        steal: ticks > 0 ? (after.steal - before.steal) / ticks : Number.NaN,
+        serverCpu: ticks > 0 ? (after.proc - before.proc - proxyTicks) / ticks : Number.NaN,
+        proxyCpu: ticks > 0 ? proxyTicks / ticks : Number.NaN,
+        postgresCpu: ticks > 0 ? pgTicks / ticks : Number.NaN,
+        redisCpu: ticks > 0 ? redisTicks / ticks : Number.NaN,
+        benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
+        profile: [],
+        probes,
+        processes: servers.length,
+        proxied: proxy !== undefined,
+        loadavg,
+        warm: {
+          count: warm.length,
+          p50: percentile(warm, 50),
+          p99: percentile(warm, 99),
+          max: warm[warm.length - 1] ?? Number.NaN,
+        },
+        slow: { count: slowCount, windows: slowWindows.size },
+        waits,
+        stalls,
+        dbCost,
+      };
+      results.push(result);
+      if (rates.length === 1) break;
+      const answeredAll = errors.size === 0 && shed === 0;
+      console.error(
+        `[${label}] ${rate}/s: ${accepted} accepted, ${shed} shed, ${[...errors.values()].reduce((x, y) => x + y, 0)} errors, p99 ${result.acceptP99.toFixed(1)} ms`,
+      );
+      if (!answeredAll || step === rates.length - 1) break;
+      // A pause between steps, so that the next settles from an idle server and database.
+      await sleep(2000);
     }
-    await sleep(1000); // the last events
-    const elapsed = (Math.max(lastAnswer, start + 1) - start) / 1000;
-    if (outstanding > 0) errors.set('no answer within 30 s after the run', outstanding);
-    if (waiting.size > 0)
-      errors.set('accepted but no order.filled event within 1 s after the run', waiting.size);
     closed = true;
     agent.destroy();
     for (const user of users) user.ws.terminate();
     for (const s of servers) await stopServer(s);
-
-    if (process.env['LATENCY_FILE'])
-      writeFileSync(
-        `${process.env['LATENCY_FILE']}.${label.split(' ')[0]}.json`,
-        JSON.stringify({ startMonotonicMs, startWallMs: performance.timeOrigin + start, timeline }),
-      );
-    const slowWindows = new Set<number>();
-    let slowCount = 0;
-    for (let i = 0; i < timeline.length; i += 2) {
-      if ((timeline[i + 1] ?? 0) <= 25) continue;
-      slowCount += 1;
-      slowWindows.add(Math.floor((timeline[i] ?? 0) / 100));
-    }
-    const warm = Float64Array.from(warmLatencies).sort();
-    const stalls =
-      probes.length > 0 ? attributeSlowOrders(timeline, performance.timeOrigin + start, probes) : undefined;
-    const waits = waitSamples.length > 0 ? summarizeWaits(waitSamples, slowWindows) : undefined;
-    const ticks = after.total - before.total;
-    const accept = Float64Array.from(acceptLatencies).sort();
-    const fill = Float64Array.from(fillLatencies).sort();
-    const lag = Float64Array.from(lags).sort();
-    return {
-      label,
-      offered: Math.round(issued / issuedFor),
-      issued,
-      accepted,
-      acceptedPerSec: Math.round(accepted / elapsed),
-      acceptP50: percentile(accept, 50),
-      acceptP99: percentile(accept, 99),
-      acceptMax: accept[accept.length - 1] ?? Number.NaN,
-      fillP50: percentile(fill, 50),
-      fillP99: percentile(fill, 99),
-      filledSeen: fill.length,
-      lagP99: percentile(lag, 99),
-      errors,
-      // All as a share of the whole machine (2 cores = 100%); jiffies of /proc/stat are per core.
-      machineCpu: ticks > 0 ? (after.busy - before.busy) / ticks : Number.NaN,
-      iowait: ticks > 0 ? (after.iowait - before.iowait) / ticks : Number.NaN,
-      steal: ticks > 0 ? (after.steal - before.steal) / ticks : Number.NaN,
-      serverCpu: ticks > 0 ? (after.proc - before.proc) / ticks : Number.NaN,
-      benchCpu: ticks > 0 ? (after.self - before.self) / ticks : Number.NaN,
-      profile: server.profileDir ? topSelfTime(server.profileDir) : [],
-      probes,
-      processes: servers.length,
-      warm: {
-        count: warm.length,
-        p50: percentile(warm, 50),
-        p99: percentile(warm, 99),
-        max: warm[warm.length - 1] ?? Number.NaN,
-      },
-      slow: { count: slowCount, windows: slowWindows.size },
-      waits,
-      stalls,
-    };
+    const last = results[results.length - 1];
+    if (last && server.profileDir) last.profile = topSelfTime(server.profileDir);
+    return results;
   } finally {
+    if (proxy) await stopHaproxy(proxy);
     for (const s of servers) {
       await stopServer(s);
       rmSync(s.dataDir, { recursive: true, force: true });
@@ -839,25 +1232,49 @@ async function pgbench(): Promise<{ tps: number; note: string }> {
 
 // --------------------------------------------------------------------------------------------------- main
 
+function fmt(n: number): string {
+  return Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(1) : String(Math.round(n));
+}
+
 const results: Result[] = [];
 let ceiling: { tps: number; note: string } | undefined;
+const pgLabel = (processes: number, proxied: boolean) =>
+  `PostgreSQL 15${processes > 1 || proxied ? `, ${processes} processes${proxied ? ' via HAProxy' : ''}` : ''}`;
+if (SEARCH) {
+  for (const processes of SEARCH_PROCESSES) {
+    const proxied = processes > 1 && PROXY === 'haproxy';
+    const name = await createScratch('kabuto_bench_orders');
+    try {
+      results.push(
+        ...(await run(pgLabel(processes, proxied), 18311, scratchUrl(name), processes, STEPS, proxied)),
+      );
+    } finally {
+      await dropScratch(name);
+    }
+  }
+  ceiling = await pgbench();
+  printSearch(results, ceiling);
+  process.exit(0);
+}
 for (const database of DATABASES) {
   if (database === 'postgres') {
     const name = await createScratch('kabuto_bench_orders');
+    const proxied = PROXY === 'haproxy';
     try {
-      results.push(await run('PostgreSQL 15', 18311, scratchUrl(name), PROCESSES));
+      results.push(
+        ...(await run(pgLabel(PROCESSES, proxied), 18311, scratchUrl(name), PROCESSES, [RATE], proxied)),
+      );
     } finally {
       await dropScratch(name);
     }
     ceiling = await pgbench();
   } else if (database === 'pglite') {
-    results.push(await run('PGlite', 18320, ''));
+    results.push(...(await run('PGlite', 18320, '')));
   } else {
     console.error(`unknown database ${database} (postgres or pglite)`);
   }
 }
 
-const fmt = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(1) : String(Math.round(n)));
 const pct = (share: number) => (Number.isNaN(share) ? '-' : `${(100 * share).toFixed(1)}%`);
 console.log(
   `\nOrders: ${RATE}/s target, ${SECONDS} s, ${USERS} users, market buys of 100 shares, one run:\n`,
@@ -872,6 +1289,7 @@ const rows = [
     'accept p50/p99/max ms',
     'fill push p50/p99 ms',
     'sched lag p99',
+    'shed',
     'processes',
     'CPU machine/server/bench',
   ],
@@ -887,6 +1305,7 @@ for (const r of results) {
     `${fmt(r.acceptP50)} / ${fmt(r.acceptP99)} / ${fmt(r.acceptMax)}`,
     `${fmt(r.fillP50)} / ${fmt(r.fillP99)} (${r.filledSeen})`,
     fmt(r.lagP99),
+    String(r.shed),
     String(r.processes),
     `${Math.round(100 * r.machineCpu)}% / ${Math.round(100 * r.serverCpu)}% / ${Math.round(100 * r.benchCpu)}%`,
   ]);
@@ -915,6 +1334,7 @@ for (const r of results) {
     }
   });
   if (r.stalls) console.log(`Slow orders (${r.label}): ${r.stalls}`);
+  if (r.dbCost) console.log(`\nDatabase (${r.label}), ${r.dbCost}`);
   if (r.waits) console.log(`PostgreSQL backends (pg_stat_activity every 20 ms) ${r.waits}`);
 }
 for (const r of results) {
@@ -935,4 +1355,71 @@ for (const r of results) {
   if (r.profile.length === 0) continue;
   console.log(`\nServer CPU profile, top self time (${r.label}):`);
   for (const line of r.profile) console.log(`  ${line}`);
+}
+
+function printSearch(all: Result[], pgbenchCeiling: { tps: number; note: string }): void {
+  console.log(
+    `\nOrders, rate search: steps of ${SETTLE} s settling + ${SECONDS} s measured, ${USERS} users, market buys ` +
+      `of 100 shares; goal: every order accepted, p99 ≤ 25 ms. One run.\n`,
+  );
+  const rows = [
+    [
+      'setup',
+      'offered/s',
+      'accepted/s',
+      'shed',
+      'errors',
+      'accept p50/p99/max ms',
+      'shed p99 ms',
+      'CPU machine/servers/HAProxy/PostgreSQL/Redis/bench',
+      'load avg',
+      'goal',
+    ],
+  ];
+  for (const r of all) {
+    const errorCount = [...r.errors.values()].reduce((a, b) => a + b, 0);
+    rows.push([
+      r.label,
+      String(r.offered),
+      String(r.acceptedPerSec),
+      r.issued > 0 ? `${((100 * r.shed) / r.issued).toFixed(1)}%` : '-',
+      String(errorCount),
+      `${fmt(r.acceptP50)} / ${fmt(r.acceptP99)} / ${fmt(r.acceptMax)}`,
+      fmt(r.shedP99),
+      [r.machineCpu, r.serverCpu, r.proxyCpu, r.postgresCpu, r.redisCpu, r.benchCpu]
+        .map((share) => (Number.isNaN(share) ? '-' : `${Math.round(100 * share)}%`))
+        .join(' / '),
+      r.loadavg,
+      errorCount === 0 && r.shed === 0 && r.acceptP99 <= 25 ? 'met' : 'missed',
+    ]);
+  }
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)) + 2) ?? [];
+  for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(''));
+  console.log(`\nCeiling: ${pgbenchCeiling.note}: ${fmt(pgbenchCeiling.tps)} tps`);
+  for (const label of new Set(all.map((r) => r.label))) {
+    const steps = all.filter((r) => r.label === label);
+    const met = steps.filter((r) => r.errors.size === 0 && r.shed === 0 && r.acceptP99 <= 25);
+    const best = met.reduce<Result | undefined>((a, r) => (!a || r.offered > a.offered ? r : a), undefined);
+    if (!best) {
+      console.log(`${label}: no step met the goal`);
+      const first = steps[0];
+      if (first?.dbCost)
+        console.log(`  database at ${first.offered}/s, ${first.dbCost.replace(/\n/g, '\n  ')}`);
+      continue;
+    }
+    const ratio = Number.isNaN(pgbenchCeiling.tps)
+      ? '-'
+      : (best.acceptedPerSec / pgbenchCeiling.tps).toFixed(2);
+    console.log(
+      `${label}: highest rate meeting the goal ${best.offered}/s offered, ${best.acceptedPerSec} accepted/s ` +
+        `(p99 ${fmt(best.acceptP99)} ms) = ${ratio}x pgbench -N`,
+    );
+    const past = steps.find((r) => r.shed > 0);
+    if (past)
+      console.log(
+        `  past saturation (${past.offered}/s offered): ${((100 * past.shed) / past.issued).toFixed(1)}% shed with ` +
+          `503 + Retry-After (p99 ${fmt(past.shedP99)} ms), accepted ${past.acceptedPerSec}/s at p99 ${fmt(past.acceptP99)} ms`,
+      );
+    if (best.dbCost) console.log(`  database at ${best.offered}/s, ${best.dbCost.replace(/\n/g, '\n  ')}`);
+  }
 }
