@@ -55,12 +55,31 @@ async function timeStart(
   }
 }
 
+/**
+ * npm exits before the server has closed its port: until it has, the next start's first probe would be answered
+ * by the server just stopped (a restart "ready" in 0.1 s).
+ */
+async function waitClosed(): Promise<void> {
+  const closing = performance.now();
+  const answers = () =>
+    fetch(`http://127.0.0.1:${String(port)}/api/ready`).then(
+      () => true,
+      () => false,
+    );
+  while (await answers()) {
+    if (performance.now() - closing > 30_000) throw new Error('the server still answers 30 s after SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
 console.log(`load average (1/5/15 min) before: ${fmt(loadavg())}`);
 for (let run = 0; run < runs; run++) {
   const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-start-'));
   const fresh = await timeStart(dataDir);
+  await waitClosed();
   const again = await timeStart(dataDir);
+  await waitClosed();
   rmSync(dataDir, { recursive: true, force: true });
   const note = (r: { built: boolean }) =>
     r.built ? ' (npm start built the tree first: run `npm run build`)' : '';
