@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { readFrame, type ReadFrame } from '../test/ws-fakes.js';
 import { textFrame } from './frame.js';
 
-/** Reads a server frame back (RFC 6455 §5.2): FIN and opcode, the payload length, the payload as text. */
-function decode(frame: Buffer): { fin: boolean; opcode: number; masked: boolean; text: string } {
-  const first = frame[0] ?? 0;
-  const second = frame[1] ?? 0;
-  let length = second & 0x7f;
-  let offset = 2;
-  if (length === 126) {
-    length = frame.readUInt16BE(2);
-    offset = 4;
-  } else if (length === 127) {
-    length = Number(frame.readBigUInt64BE(2));
-    offset = 10;
-  }
-  expect(frame.length).toBe(offset + length);
-  return {
-    fin: (first & 0x80) !== 0,
-    opcode: first & 0x0f,
-    masked: (second & 0x80) !== 0,
-    text: frame.subarray(offset).toString('utf8'),
-  };
+/** Reads a frame back, and checks that it is the whole buffer. */
+function decode(frame: Buffer): Omit<ReadFrame, 'end'> {
+  const { end, ...read } = readFrame(frame);
+  expect(end).toBe(frame.length);
+  return read;
 }
 
 describe('a text frame built once for every subscriber', () => {

@@ -1,69 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FixedClock } from '../lib/clock.js';
 import { TEST_NOW } from '../test/harness.js';
 import { TestMarket } from '../test/test-market.js';
-import { FLUSH_SLICE, MARKET_CHANNEL, RealtimeHub, type FrameSink, type HubSocket } from './hub.js';
+import { FakeSocket, silentLog } from '../test/ws-fakes.js';
+import { FLUSH_SLICE, MARKET_CHANNEL, RealtimeHub } from './hub.js';
 import { SoleLeader } from './leader.js';
 import { LocalPubSub } from './pubsub.js';
-
-const silent = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-} as unknown as FastifyBaseLogger;
-
-/** Reads the server frames (RFC 6455 §5.2, unmasked text, lengths under 64 KiB) of one write back. */
-function frames(bytes: Buffer): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (let at = 0; at < bytes.length;) {
-    let length = (bytes[at + 1] ?? 0) & 0x7f;
-    let offset = at + 2;
-    if (length === 126) {
-      length = bytes.readUInt16BE(at + 2);
-      offset = at + 4;
-    }
-    out.push(JSON.parse(bytes.subarray(offset, offset + length).toString('utf8')) as Record<string, unknown>);
-    at = offset + length;
-  }
-  return out;
-}
-
-/**
- * A socket whose connection is a FrameSink: every write to either (`ws`'s own `send`, the hub's shared
- * frames) lands in one list, in the order the connection would carry them, with the write it came in.
- */
-class WiredSocket implements HubSocket, FrameSink {
-  readyState = 1;
-  bufferedAmount = 0;
-  /** what reached the connection, one entry a write */
-  readonly writes: Record<string, unknown>[][] = [];
-  private readonly listeners = new Map<string, (...args: unknown[]) => void>();
-  send(data: string): void {
-    this.writes.push([JSON.parse(data) as Record<string, unknown>]);
-  }
-  write(frame: Buffer): unknown {
-    this.writes.push(frames(frame));
-    return true;
-  }
-  ping(): void {}
-  terminate(): void {
-    this.readyState = 3;
-  }
-  close(): void {}
-  on(event: string, listener: (...args: never[]) => void): unknown {
-    this.listeners.set(event, listener as (...args: unknown[]) => void);
-    return this;
-  }
-  say(command: unknown): void {
-    this.listeners.get('message')?.(Buffer.from(JSON.stringify(command)), false);
-  }
-  /** the messages in the order they reached the connection */
-  messages(): Record<string, unknown>[] {
-    return this.writes.flat();
-  }
-}
 
 const hubs: RealtimeHub[] = [];
 afterEach(async () => {
@@ -76,7 +18,7 @@ async function hub(maxBufferedBytes = 1 << 20) {
     market: new TestMarket(new FixedClock(TEST_NOW)),
     pubsub,
     leader: new SoleLeader(),
-    log: silent,
+    log: silentLog,
     nodeId: 'test',
     maxBufferedBytes,
     authenticate: () => Promise.resolve({ sessionId: 1, userId: 42 }),
@@ -89,15 +31,15 @@ async function hub(maxBufferedBytes = 1 << 20) {
   return { realtime, pubsub, tick };
 }
 
-function wired(realtime: RealtimeHub): WiredSocket {
-  const socket = new WiredSocket();
+function wired(realtime: RealtimeHub): FakeSocket {
+  const socket = new FakeSocket();
   realtime.attach(socket, 'en', socket);
   socket.writes.length = 0; // the greeting
   return socket;
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-const ns = (socket: WiredSocket) =>
+const ns = (socket: FakeSocket) =>
   socket
     .messages()
     .filter((m) => m['type'] === 'index')

@@ -1,39 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FixedClock } from '../lib/clock.js';
 import { TEST_NOW } from '../test/harness.js';
 import { TestMarket, testIndex } from '../test/test-market.js';
-import { RealtimeHub, type HubSocket } from './hub.js';
+import { FakeSocket, silentLog } from '../test/ws-fakes.js';
+import { RealtimeHub } from './hub.js';
 import { SoleLeader } from './leader.js';
 import { LocalPubSub } from './pubsub.js';
-
-const silent = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-} as unknown as FastifyBaseLogger;
-
-/** A socket that records what the hub sends and lets the test speak for the client. */
-class FakeSocket implements HubSocket {
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: Record<string, unknown>[] = [];
-  private readonly listeners = new Map<string, (...args: unknown[]) => void>();
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  ping(): void {}
-  terminate(): void {}
-  close(): void {}
-  on(event: string, listener: (...args: never[]) => void): unknown {
-    this.listeners.set(event, listener as (...args: unknown[]) => void);
-    return this;
-  }
-  say(command: unknown): void {
-    this.listeners.get('message')?.(Buffer.from(JSON.stringify(command)), false);
-  }
-}
 
 type Session = { sessionId: number; userId: number } | null;
 const hubs: RealtimeHub[] = [];
@@ -49,7 +21,7 @@ async function hubWith(authenticate: (token: string) => Promise<Session>) {
     market,
     pubsub: new LocalPubSub(),
     leader: new SoleLeader(),
-    log: silent,
+    log: silentLog,
     nodeId: 'test',
     maxBufferedBytes: 1 << 20,
     authenticate,
@@ -85,15 +57,15 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
     release({ sessionId: 7, userId: 5 });
     await settle();
     expect(calls).toBe(2);
-    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
+    expect(socket.messages().at(-1)).toMatchObject({ type: 'error', code: 401 });
     // The user's event, then a sentinel on the same path: had the socket been let in, the event would
     // have arrived before it.
     await hub.publishUserEvent(5, { kind: 'test.secret', at: '', data: {} });
     market.tickIndex(testIndex(1));
     await vi.waitFor(() => {
-      expect(socket.sent.at(-1)).toMatchObject({ type: 'index', index: { level: 1 } });
+      expect(socket.messages().at(-1)).toMatchObject({ type: 'index', index: { level: 1 } });
     });
-    expect(socket.sent.some((m) => m['type'] === 'event')).toBe(false);
+    expect(socket.messages().some((m) => m['type'] === 'event')).toBe(false);
   });
 
   it('refuses a session it could not read without a revocation coming in between, after three tries', async () => {
@@ -107,7 +79,7 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
     holder.hub = hub;
     const socket = await authAttempt(hub);
     expect(calls).toBe(3);
-    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 401 });
+    expect(socket.messages().at(-1)).toMatchObject({ type: 'error', code: 401 });
   });
 
   it('looks it up once when no revocation came in between', async () => {
@@ -118,10 +90,10 @@ describe('a WebSocket auth and a revocation at the same moment', () => {
     });
     const socket = await authAttempt(hub);
     expect(calls).toBe(1);
-    expect(socket.sent.at(-1)).toEqual({ type: 'ready', user_id: 6 });
+    expect(socket.messages().at(-1)).toEqual({ type: 'ready', user_id: 6 });
     await hub.publishUserEvent(6, { kind: 'test.mine', at: '', data: {} });
     await vi.waitFor(() => {
-      expect(socket.sent.at(-1)).toMatchObject({ type: 'event', event: { kind: 'test.mine' } });
+      expect(socket.messages().at(-1)).toMatchObject({ type: 'event', event: { kind: 'test.mine' } });
     });
   });
 });
