@@ -17,8 +17,22 @@ export interface ModuleSize {
 }
 export const TARGET_KIB: number;
 export const LIMIT_KIB: number;
-export function initialFiles(html: string, base: string): { js: string[]; css: string[] };
-export function measure(dist: string, base?: string): FirstLoad;
+export interface ChunkLinks {
+  imports: string[];
+  dynamicImports: string[];
+  css: string[];
+}
+export interface InitialFiles {
+  js: string[];
+  css: string[];
+  entries: string[];
+}
+export function initialFiles(html: string, base: string): InitialFiles;
+export function startFiles(
+  files: InitialFiles,
+  graph: Record<string, ChunkLinks>,
+): { js: string[]; css: string[] };
+export function measure(dist: string, base?: string, graph?: Record<string, ChunkLinks>): FirstLoad;
 export function webFonts(dist: string): string[];
 export function verdict(jsGzip: number, target?: number, limit?: number): 'ok' | 'warn' | 'fail';
 export function report(

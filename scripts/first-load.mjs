@@ -1,8 +1,9 @@
 // The first-load size check (issue 21): what the web app's index.html makes the browser download before the
-// first paint (the entry script, its modulepreloads and the stylesheets it links), each file gzipped at level 9
-// as the build's precompressed copies are. Fails above the limit, warns above the target, and prints the
+// app's first render (the entry script, its modulepreloads and the stylesheets it links, and, from the build's
+// chunk graph, the app the entry script imports at once with everything that imports statically: ADR 0038's
+// evening amendment), each file gzipped at level 9 as the build's precompressed copies are. Fails above the limit, warns above the target, and prints the
 // biggest chunks and modules (from the build's module-size file, apps/web/build/module-sizes.ts).
-// Usage: node scripts/first-load.mjs [dist folder] [module-size file]. Node built-ins only.
+// Usage: node scripts/first-load.mjs [dist folder] [module-size file] [chunk-graph file]. Node built-ins only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +14,16 @@ export const LIMIT_KIB = 200;
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-/** The files index.html loads before first paint, as paths relative to `base`. */
+/** The files index.html loads itself, as paths relative to `base`; `entries` are its scripts. */
 export function initialFiles(html, base) {
-  const files = { js: [], css: [] };
+  const files = { js: [], css: [], entries: [] };
   const attr = (tag, name) => new RegExp(`\\s${name}=["']([^"']+)["']`).exec(tag)?.[1];
   for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/g)) {
     const isScript = tag.startsWith('<script');
     const rel = attr(tag, 'rel');
     const url = isScript ? attr(tag, 'src') : attr(tag, 'href');
     if (url === undefined) continue;
+    if (isScript) files.entries.push(url);
     if (isScript && attr(tag, 'type') !== 'module' && !/\sdefer[\s>]/.test(tag)) {
       files.js.push(url); // a classic script blocks the parser: it counts too
     } else if (isScript || rel === 'modulepreload') {
@@ -31,13 +33,44 @@ export function initialFiles(html, base) {
     }
   }
   const local = (url) => (url.startsWith(base) ? url.slice(base.length) : url.replace(/^\//, ''));
-  return { js: [...new Set(files.js.map(local))], css: [...new Set(files.css.map(local))] };
+  return {
+    js: [...new Set(files.js.map(local))],
+    css: [...new Set(files.css.map(local))],
+    entries: [...new Set(files.entries.map(local))],
+  };
 }
 
-/** Sizes of the first load of the built front end in `dist` (whose index.html is served under `base`). */
-export function measure(dist, base = '/japan1/') {
+/**
+ * Adds what the entry scripts pull in at start to `files`: each chunk an entry imports, statically or
+ * dynamically (index.html's script is a loader whose one dynamic import is the app), and, from there, every
+ * static import and imported stylesheet. Dynamic imports past the entry (each page's own code) stay out.
+ * `graph` maps a chunk's file to its `imports`, `dynamicImports` and `css` (apps/web/build/module-sizes.ts).
+ */
+export function startFiles(files, graph) {
+  const js = new Set(files.js);
+  const css = new Set(files.css);
+  const visit = (file) => {
+    const links = graph[file];
+    js.add(file);
+    if (links === undefined) return;
+    for (const sheet of links.css) css.add(sheet);
+    for (const next of links.imports) if (!js.has(next)) visit(next);
+  };
+  for (const entry of files.entries) {
+    visit(entry);
+    for (const next of graph[entry]?.dynamicImports ?? []) if (!js.has(next)) visit(next);
+  }
+  return { js: [...js], css: [...css] };
+}
+
+/**
+ * Sizes of the first load of the built front end in `dist` (whose index.html is served under `base`), with the
+ * build's chunk graph when there is one.
+ */
+export function measure(dist, base = '/japan1/', graph = undefined) {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const { js, css } = initialFiles(html, base);
+  const files = initialFiles(html, base);
+  const { js, css } = graph === undefined ? files : startFiles(files, graph);
   const size = (file) => {
     const data = readFileSync(join(dist, file));
     return { file, bytes: data.length, gzip: gzipSync(data, { level: 9 }).length };
@@ -108,11 +141,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dist = process.argv[2] ?? join(root, 'apps/web/dist');
   const modulesFile = process.argv[3] ?? join(root, 'apps/web/.vite/module-sizes.json');
-  if (!existsSync(join(dist, 'index.html'))) {
-    console.error(`${dist}/index.html is missing: build the web app first (npm run build).`);
+  const graphFile = process.argv[4] ?? join(root, 'apps/web/.vite/chunk-graph.json');
+  if (!existsSync(join(dist, 'index.html')) || !existsSync(graphFile)) {
+    console.error(`${dist}/index.html or ${graphFile} is missing: build the web app first (npm run build).`);
     process.exit(2);
   }
-  const result = measure(dist);
+  const result = measure(dist, '/japan1/', JSON.parse(readFileSync(graphFile, 'utf8')));
   const modules = existsSync(modulesFile) ? JSON.parse(readFileSync(modulesFile, 'utf8')) : undefined;
   for (const line of report(result, modules)) console.log(line);
   const fonts = webFonts(dist);

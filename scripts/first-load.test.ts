@@ -1,9 +1,18 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { initialFiles, LIMIT_KIB, measure, report, TARGET_KIB, verdict, webFonts } from './first-load.mjs';
+import {
+  initialFiles,
+  LIMIT_KIB,
+  measure,
+  report,
+  startFiles,
+  TARGET_KIB,
+  verdict,
+  webFonts,
+} from './first-load.mjs';
 
 /** A fake build: index.html loading `entry` and `preloads`, each file `kib` KiB of incompressible bytes. */
 function fakeDist(files: Record<string, number>, extraHtml = ''): string {
@@ -35,7 +44,40 @@ describe('first-load size check', () => {
     expect(initialFiles(html, '/japan1/')).toEqual({
       js: ['assets/index-a.js', 'assets/react-b.js'],
       css: ['assets/index-c.css'],
+      entries: ['assets/index-a.js'],
     });
+  });
+
+  it("follows the entry script's imports, its dynamic one included, but not the pages' lazy chunks", () => {
+    const files = { js: ['assets/boot.js'], css: [], entries: ['assets/boot.js'] };
+    const graph = {
+      'assets/boot.js': { imports: [], dynamicImports: ['assets/main.js'], css: [] },
+      'assets/main.js': {
+        imports: ['assets/react.js', 'assets/i18n.js'],
+        dynamicImports: ['assets/home-page.js', 'assets/i18n-ja.js'],
+        css: ['assets/main.css'],
+      },
+      'assets/i18n.js': { imports: ['assets/react.js'], dynamicImports: [], css: [] },
+      'assets/react.js': { imports: [], dynamicImports: [], css: [] },
+      'assets/home-page.js': { imports: ['assets/chart.js'], dynamicImports: [], css: ['assets/home.css'] },
+    };
+    expect(startFiles(files, graph)).toEqual({
+      js: ['assets/boot.js', 'assets/main.js', 'assets/react.js', 'assets/i18n.js'],
+      css: ['assets/main.css'],
+    });
+  });
+
+  it('counts the app the entry script imports in the measured total', () => {
+    const dist = fakeDist({ 'boot.js': 1, 'main.js': 50 });
+    const graph = {
+      'assets/boot.js': { imports: [], dynamicImports: ['assets/main.js'], css: [] },
+      'assets/main.js': { imports: [], dynamicImports: [], css: [] },
+    };
+    // fakeDist lists main.js as a modulepreload; take it out so that only the graph can find it
+    const html = join(dist, 'index.html');
+    writeFileSync(html, readFileSync(html, 'utf8').replace(/<link rel="modulepreload"[^>]*>/, ''));
+    expect(measure(dist).scripts.map((f) => f.file)).toEqual(['assets/boot.js']);
+    expect(measure(dist, '/japan1/', graph).jsGzip).toBeGreaterThan(51 * 1024);
   });
 
   it('counts a classic blocking script too', () => {

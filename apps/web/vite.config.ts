@@ -10,8 +10,12 @@ export default defineConfig({
   base: '/japan1/',
   plugins: [
     react(),
-    // The modules of each chunk and their sizes, for the first-load size check (scripts/first-load.mjs).
-    moduleSizes(fileURLToPath(new URL('./.vite/module-sizes.json', import.meta.url))),
+    // The modules of each chunk and their sizes, and what each chunk imports, for the first-load size check
+    // (scripts/first-load.mjs).
+    moduleSizes(
+      fileURLToPath(new URL('./.vite/module-sizes.json', import.meta.url)),
+      fileURLToPath(new URL('./.vite/chunk-graph.json', import.meta.url)),
+    ),
     // the installable app's service worker, dist/sw.js (issue 21, ADR 0039)
     serviceWorker(),
   ],
@@ -28,6 +32,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // every browser the app supports has <link rel="modulepreload">: no polyfill in the first load
+    modulePreload: { polyfill: false },
     emptyOutDir: true,
     // zod probes `new Function` when it builds its first object schema, which the Content-Security-Policy
     // (script-src 'self', no 'unsafe-eval') blocks and reports as a violation. It reads its settings from

@@ -13,6 +13,13 @@ export interface ModuleSize {
 /** What the first-load size check (scripts/first-load.mjs) reads to name the biggest modules. */
 export type ModuleSizes = Record<string, ModuleSize[]>;
 
+/** A chunk's links to others, for the size check to follow what the entry script loads (ADR 0038). */
+export interface ChunkLinks {
+  imports: string[];
+  dynamicImports: string[];
+  css: string[];
+}
+
 /** Shortens an absolute module id to `node_modules/<package>/…` or the path inside the repository. */
 function shortId(id: string): string {
   const clean = id.replace(/\0/g, '').replace(/\?.*$/, '');
@@ -23,17 +30,24 @@ function shortId(id: string): string {
 }
 
 /**
- * Writes, per chunk file name, the modules it contains and their sizes to `file` (outside the served dist),
- * so that the size check can say what a first load is made of, not only how big it is.
+ * Writes, per chunk file name, the modules it contains and their sizes to `file`, and the chunks and styles
+ * it imports to `graphFile` (both outside the served dist), so that the size check can follow what the entry
+ * script loads and say what a first load is made of, not only how big it is.
  */
-export function moduleSizes(file: string): Plugin {
+export function moduleSizes(file: string, graphFile: string): Plugin {
   return {
     name: 'kabuto-module-sizes',
     apply: 'build',
     generateBundle(_options, bundle) {
       const sizes: ModuleSizes = {};
+      const graph: Record<string, ChunkLinks> = {};
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk') continue;
+        graph[output.fileName] = {
+          imports: output.imports,
+          dynamicImports: output.dynamicImports,
+          css: [...(output.viteMetadata?.importedCss ?? [])],
+        };
         sizes[output.fileName] = Object.entries(output.modules)
           .map(([id, m]) => ({
             id: shortId(id),
@@ -45,6 +59,7 @@ export function moduleSizes(file: string): Plugin {
       }
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify(sizes));
+      writeFileSync(graphFile, JSON.stringify(graph));
     },
   };
 }
