@@ -23,6 +23,8 @@ const mode = process.argv[2];
 
 /** One statement as the app sent it to pg. */
 export interface CapturedQuery {
+  /** a named prepared statement's name (src/db/statement.ts): the bare server prepares it too */
+  name?: string;
   text: string;
   values?: unknown[];
   rowMode?: string;
@@ -91,8 +93,9 @@ async function fastifyServer(): Promise<FastifySide> {
         if (typeof first === 'string')
           capturing.push({ text: first, values: second as unknown[] | undefined });
         else if (first && typeof first === 'object' && 'text' in first) {
-          const q = first as { text: string; values?: unknown[]; rowMode?: string };
+          const q = first as { name?: string; text: string; values?: unknown[]; rowMode?: string };
           capturing.push({
+            ...(q.name === undefined ? {} : { name: q.name }),
             text: q.text,
             values: q.values ?? (second as unknown[] | undefined),
             rowMode: q.rowMode,
@@ -166,8 +169,11 @@ async function bareServer(side: FastifySide): Promise<{ port: number }> {
     }
     void (async () => {
       for (const q of side.sql) {
-        if (q.rowMode === 'array') await pool.query({ text: q.text, values: q.values, rowMode: 'array' });
-        else await pool.query({ text: q.text, values: q.values });
+        // as the app sent it: a named statement is prepared once per connection here too
+        const named = q.name === undefined ? {} : { name: q.name };
+        if (q.rowMode === 'array')
+          await pool.query({ ...named, text: q.text, values: q.values, rowMode: 'array' });
+        else await pool.query({ ...named, text: q.text, values: q.values });
       }
       send(res, userInfo);
     })().catch(() => {

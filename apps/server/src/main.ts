@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { templatesFolder } from './db/template.js';
 import { OffsetClock, systemClock } from './lib/clock.js';
 import { seedDemo } from './seed.js';
 import { BOOTSTRAP_ADMIN, ensureBootstrapAdmin } from './modules/console/operators.js';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: join(config.DATA_DIR, 'pglite'),
+    // a new data folder starts as a copy of the build's migrated template when there is one (ADR 0046)
+    templates: templatesFolder,
     poolSize: config.DATABASE_POOL_SIZE,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -77,7 +80,11 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   phase('listen');
   app.log.info(
-    { ms: phases, sinceProcessStart: Math.round(performance.now()) },
+    {
+      ms: phases,
+      sinceProcessStart: Math.round(performance.now()),
+      database: database.origin ?? database.driver,
+    },
     `started in ${Math.round(performance.now())} ms`,
   );
   const shownHost = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.HOST) ? 'localhost' : config.HOST;

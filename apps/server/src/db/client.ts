@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -10,11 +9,17 @@ import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { pipelinedTransaction } from './pipelined.js';
 import * as schema from './schema.js';
+import {
+  hasDatabase,
+  makeTemplate,
+  migrationsFolder,
+  restoreTemplate,
+  type DataFolderOrigin,
+} from './template.js';
 import type { Database, Db, Tx } from './types.js';
 
 export type { Database } from './types.js';
-
-export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export { migrationsFolder } from './template.js';
 
 /** Any 64-bit number; all server processes agree on it so that only one migrates at a time. */
 const MIGRATION_LOCK = 7_245_101;
@@ -29,6 +34,12 @@ export interface DatabaseOptions {
    * an empty cluster: the test harness's migrated template (src/test/pglite-template.ts).
    */
   template?: Blob | undefined;
+  /**
+   * With `dataDir`: the folder of migrated data-folder templates made by `npm run build` (src/db/template.ts,
+   * ADR 0046). A new data folder is then a copy of the template of the current migrations and PGlite, when
+   * there is one, instead of a new initdb. Absent: always initdb.
+   */
+  templates?: string | undefined;
   poolSize?: number;
   /** How long a query waits for a connection (pool full, or the server not answering) before it fails, in ms. */
   connectTimeoutMs?: number;
@@ -78,7 +89,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  let origin: DataFolderOrigin | undefined;
+  if (options.dataDir) {
+    origin = options.templates
+      ? restoreTemplate(options.dataDir, options.templates)
+      : hasDatabase(options.dataDir)
+        ? 'existing'
+        : 'initdb';
+    mkdirSync(options.dataDir, { recursive: true });
+  }
   const client = options.dataDir
     ? new PGlite(options.dataDir)
     : new PGlite(options.template ? { loadDataDir: options.template } : {});
@@ -87,12 +106,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     driver: 'pglite',
+    ...(origin ? { origin } : {}),
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
     },
     ping: () => timed(() => db.execute(sql`select 1`)),
     close: () => client.close(),
   };
+}
+
+/**
+ * Makes the build's migrated PGlite template in `templates` (`npm run build`, src/scripts/pglite-template.ts,
+ * ADR 0046): a data folder made by initdb, migrated, closed. Nothing to do when it is already there.
+ */
+export function makePgliteTemplate(templates?: string): Promise<{ path: string; made: boolean }> {
+  return makeTemplate(async (dataDir) => {
+    const database = await openDatabase({ dataDir });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+  }, templates);
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -16,6 +16,11 @@ export type Executor = Db | Tx;
 export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
+  /**
+   * PGlite on a data folder opened with templates: whether the folder was there, copied from the build's
+   * migrated template, or made by initdb (src/db/template.ts).
+   */
+  origin?: 'existing' | 'template' | 'initdb';
   migrate(): Promise<void>;
   ping(): Promise<number>;
   close(): Promise<void>;

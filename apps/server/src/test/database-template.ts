@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { migrationsFolder, openDatabase } from '../db/client.js';
+import { openDatabase } from '../db/client.js';
+import { migrationsHash } from '../db/template.js';
 
 /**
  * The test harness's databases start migrated, from a template, instead of each running every migration.
@@ -24,25 +23,6 @@ let template: Promise<string> | undefined;
 export function migratedTemplate(): Promise<Blob> {
   image ??= load();
   return image;
-}
-
-/** The hash of the migrations' files and of the PGlite release (whose data folder format the image is). */
-function migrationsHash(): string {
-  const hash = createHash('sha256');
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const root = entry.slice(0, entry.lastIndexOf('@electric-sql/pglite') + '@electric-sql/pglite'.length);
-  hash.update(readFileSync(join(root, 'package.json')));
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else hash.update(entry.name).update(readFileSync(path));
-    }
-  };
-  walk(migrationsFolder);
-  return hash.digest('hex').slice(0, 16);
 }
 
 async function load(): Promise<Blob> {

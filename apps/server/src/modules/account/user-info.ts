@@ -1,10 +1,57 @@
-import { and, eq } from 'drizzle-orm';
 import { addSen, isMarginPosition, maskPhone, sen, type TUserInfo } from '@kabuto/contract';
 import type { Executor } from '../../db/types.js';
-import { positions, users } from '../../db/schema.js';
+import { run, statement } from '../../db/statement.js';
 import type { MarketDataProvider } from '../../market/provider.js';
 import { AppError } from '../../lib/app-error.js';
-import { balanceOf } from '../ledger/ledger.js';
+
+/**
+ * The user's row and the balances of their ledger accounts (from the ledger head, one row per user), in one
+ * round trip. getUserInfo runs on every visit of the user tab and after each login: kept as SQL text and
+ * prepared once per connection on PostgreSQL (src/db/statement.ts), since building it with drizzle's query
+ * builder cost more of the server's CPU than the rest of the request (ADR 0046).
+ */
+const userStatement = statement<
+  { userId: number },
+  {
+    id: number;
+    phone: string;
+    invitationCode: string;
+    realNameStatus: TUserInfo['real_name_status'];
+    hasTxnPassword: boolean;
+    createdAt: Date;
+    cash: string | null;
+    reserved: string | null;
+    margin: string | null;
+    withdrawing: string | null;
+  }
+>(
+  'user_info',
+  (p) => `select u.id, u.phone, u.invitation_code as "invitationCode", u.real_name_status as "realNameStatus",
+      u.txn_password_hash is not null as "hasTxnPassword", u.created_at as "createdAt",
+      h.cash::text as cash, h.reserved::text as reserved, h.margin::text as margin,
+      h.withdrawing::text as withdrawing
+    from users u left join ledger_heads h on h.user_id = u.id
+    where u.id = ${p('userId')}::int limit 1`,
+);
+
+/** The columns of the user's held positions that the figures need. */
+const heldStatement = statement<
+  { userId: number },
+  {
+    code: string;
+    direction: 'long' | 'short';
+    leverage: number;
+    marginType: Parameters<typeof isMarginPosition>[2];
+    quantity: number;
+    avgPrice: string;
+  }
+>(
+  'user_info_held',
+  (
+    p,
+  ) => `select code, direction, leverage, margin_type as "marginType", quantity, avg_price::text as "avgPrice"
+    from positions where user_id = ${p('userId')}::int and status = 'holding'`,
+);
 
 /**
  * The account figures of the user tab, derived from the ledger and the positions at market prices:
@@ -18,34 +65,20 @@ export async function loadUserInfo(
   ctx: { db: Executor; market: MarketDataProvider },
   userId: number,
 ): Promise<TUserInfo> {
-  // One round trip: the user's row and the sums of their ledger accounts.
-  const [user] = await ctx.db
-    .select({
-      id: users.id,
-      phone: users.phone,
-      invitationCode: users.invitationCode,
-      realNameStatus: users.realNameStatus,
-      txnPasswordHash: users.txnPasswordHash,
-      createdAt: users.createdAt,
-      cash: balanceOf(userId, 'cash'),
-      reserved: balanceOf(userId, 'reserved'),
-      margin: balanceOf(userId, 'margin'),
-      withdrawing: balanceOf(userId, 'withdrawing'),
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const [user] = await run(ctx.db, userStatement, { userId });
   if (!user) throw new AppError('UNAUTHENTICATED');
+  // a user has a ledger head from registration on (as before, a missing one is an error, not a zero)
+  const balance = (value: string | null) => sen(BigInt(value as string));
   const balances = {
-    cash: sen(BigInt(user.cash)),
-    reserved: sen(BigInt(user.reserved)),
-    margin: sen(BigInt(user.margin)),
-    withdrawing: sen(BigInt(user.withdrawing)),
+    cash: balance(user.cash),
+    reserved: balance(user.reserved),
+    margin: balance(user.margin),
+    withdrawing: balance(user.withdrawing),
   };
-  const held = await ctx.db
-    .select()
-    .from(positions)
-    .where(and(eq(positions.userId, userId), eq(positions.status, 'holding')));
+  const held = (await run(ctx.db, heldStatement, { userId })).map((p) => ({
+    ...p,
+    avgPrice: Number(p.avgPrice),
+  }));
   let floating = 0;
   let positionsValue = 0;
   for (const p of held) {
@@ -60,7 +93,7 @@ export async function loadUserInfo(
     phone: maskPhone(user.phone),
     invitation_code: user.invitationCode,
     real_name_status: user.realNameStatus,
-    has_txn_password: user.txnPasswordHash !== null,
+    has_txn_password: user.hasTxnPassword,
     credit_score: creditScore(),
     total_assets: addSen(balances.cash, usedFunds, sen(positionsValue)),
     available_balance: balances.cash,

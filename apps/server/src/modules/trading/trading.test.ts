@@ -48,7 +48,7 @@ const buy = (token: string, extra: object = {}) =>
     ...extra,
   });
 async function info(token: string) {
-  return body<{ available_balance: number; used_funds: number; total_assets: number }>(
+  return body<{ available_balance: number; used_funds: number; total_assets: number; floating_pl: number }>(
     await t.app.inject({ url: '/api/index/getUserInfo', headers: { token } }),
   ).data;
 }
@@ -78,6 +78,13 @@ describe('cash trading', () => {
     market.set('7203', 3200);
     const [p] = await positions(u.token, 'holding');
     expect(p).toMatchObject({ market_value: Y(640_000), floating_pl: Y((3200 - 3101) * 200) });
+    // the user tab: a cash holding counts at its market value
+    expect(await info(u.token)).toMatchObject({
+      available_balance: Y(10_000_000 - 620_200),
+      used_funds: 0,
+      floating_pl: Y((3200 - 3101) * 200),
+      total_assets: Y(10_000_000 - 620_200 + 640_000),
+    });
     const sell = await call<TOrder>(u.token, '/api/trade/closePosition', {
       position_id: p?.id,
       price_type: 'market',
@@ -243,6 +250,12 @@ describe('margin', () => {
     market.set('7203', 3300);
     const [p] = await positions(u.token, 'holding');
     expect(p).toMatchObject({ collateral: Y(310_100), floating_pl: Y(59_700) });
+    // the user tab: a margin position counts by its floating profit and loss, its collateral as used funds
+    expect(await info(u.token)).toMatchObject({
+      used_funds: Y(310_100),
+      floating_pl: Y(59_700),
+      total_assets: Y(10_000_000 + 59_700),
+    });
     expect(p?.maintenance_bp).toBe(Math.floor(((310_100 + 59_700) * 10_000) / 990_000));
     await call(u.token, '/api/trade/closePosition', {
       position_id: p?.id,
