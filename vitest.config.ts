@@ -36,6 +36,8 @@ export default defineConfig({
       'apps/*/src/**/*.test.{ts,tsx}',
       'scripts/**/*.test.ts',
       'bench/**/*.test.ts',
+      // e2e/'s own helpers (the split of the spec files over the servers); Playwright runs only *.spec.ts
+      'e2e/support/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 30_000,

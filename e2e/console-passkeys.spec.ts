@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { localhostBaseURL } from './support/app.js';
 import { changeOneTimePassword, consoleLogin, consoleRoute } from './support/console.js';
 import { adminBearer } from './support/operator-api.js';
 
@@ -8,8 +9,7 @@ import { adminBearer } from './support/operator-api.js';
  * alone, and signs in with the passkey. WebAuthn needs a secure origin with a domain: the spec runs on
  * http://localhost, the server's default relying party.
  */
-const port = Number(process.env['E2E_PORT'] ?? 8181);
-test.use({ baseURL: `http://localhost:${port}` });
+test.use({ baseURL: localhostBaseURL });
 
 async function addVirtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);

@@ -160,11 +160,14 @@ for (const lang of ['jp', 'en'] as const) {
     await expect(item.getByTestId('loan-status')).toHaveText(x.repaying);
     await expect(item.getByTestId('loan-disbursed')).toContainText('50,000');
 
-    // two days later (the pass that moves the clock runs the accrual job): interest
+    // two days later (the pass that moves the clock runs the accrual job): interest. The moved clock ends the
+    // session, so the user signs in again with no page of the app open: an open one would end the new
+    // session too when its own 401 or its socket's refusal of the old token came after the new sign-in
+    await page.goto('/api/health');
     const moved = await page.request.post('/api/clock/advance', { data: { ms: 2 * DAY_MS } });
     expect(((await moved.json()) as Envelope<unknown>).code).toBe(1);
     await signIn(page, phone, password);
-    await page.reload();
+    await page.goto(route(RECORDS));
     await expect(item.getByTestId('loan-interest')).not.toHaveText(/^[¥￥]0$/);
     await expect(item.getByTestId('loan-to-repay')).toContainText('50,0');
 

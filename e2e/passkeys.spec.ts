@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { register } from './support/account.js';
-import { freshPhone, readSmsCode, route, useLanguage } from './support/app.js';
+import { freshPhone, localhostBaseURL, readSmsCode, route, useLanguage } from './support/app.js';
 import { adminBearer, verifyUser } from './support/operator-api.js';
 
 /**
@@ -10,8 +10,7 @@ import { adminBearer, verifyUser } from './support/operator-api.js';
  * assertion refused, a passkey removed, and another device signed out from the list of sessions. WebAuthn needs a secure origin with a domain, so this spec
  * runs on http://localhost (the server's default relying party: localhost and http://localhost:PORT).
  */
-const port = Number(process.env['E2E_PORT'] ?? 8181);
-test.use({ baseURL: `http://localhost:${port}` });
+test.use({ baseURL: localhostBaseURL });
 
 const PASSWORD = 'kbt9pk'; // not on the common-password list (ADR 0030)
 const TXN_PASSWORD = '135790';

@@ -1,39 +1,54 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { splitByDuration, type Durations } from './support/split.js';
 
 /**
  * End-to-end tests: the built server (web app + API on one port) on a fresh PGlite data folder, driven
  * through a real Chromium (Debian's, never a downloaded one) at a phone-sized viewport.
+ *
+ * The suite runs on E2E_SERVERS servers at once (default 2, ADR 0045): server i (from 1) listens on
+ * E2E_PORT + i - 1 (E2E_PORT defaults to 8181) with its own data folder, server-i under E2E_DATA_DIR (a new
+ * temporary folder by default), and is one Playwright project with one worker. Flows never share a server
+ * with a flow running at the same time: some move the server's clock, read its SMS outbox or change the
+ * seeded administrator's password. The spec files are spread over the projects by their recorded durations
+ * (e2e/durations.json, support/split.ts); a spec file not recorded there still runs, on some server. A flow
+ * reads its server's port and data folder from its project (support/app.ts, `currentServer()`).
  */
-const port = Number(process.env['E2E_PORT'] ?? 8181);
+const here = dirname(fileURLToPath(import.meta.url));
+const firstPort = Number(process.env['E2E_PORT'] ?? 8181);
 export const dataDir = process.env['E2E_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'kabuto-e2e-'));
+// the workers load this file again: they must find the same folder, not make new ones
 process.env['E2E_DATA_DIR'] = dataDir;
+
+const specFiles = readdirSync(here, { recursive: true, encoding: 'utf8' })
+  .map((f) => f.split(sep).join('/'))
+  .filter((f) => f.endsWith('.spec.ts') && !f.split('/').includes('node_modules'));
+const durations = JSON.parse(readFileSync(join(here, 'durations.json'), 'utf8')) as Durations;
+const requested = Math.floor(Number(process.env['E2E_SERVERS'] ?? 2));
+const serverCount = Math.max(1, Math.min(Number.isFinite(requested) ? requested : 2, specFiles.length));
+const servers = splitByDuration(specFiles, durations, serverCount).map((files, i) => {
+  const folder = join(dataDir, `server-${i + 1}`);
+  mkdirSync(folder, { recursive: true });
+  return { name: `server-${i + 1}`, port: firstPort + i, dataDir: folder, files };
+});
+/** A file as a testMatch pattern of its whole name: a.spec.ts must not match b-a.spec.ts. */
+const exactly = (file: string) => new RegExp(`(^|[\\\\/])${file.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}$`);
 
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
+  // one worker per server (each project's own `workers: 1` below)
+  workers: servers.length,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   outputDir: '../test-results',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
-    // The flows of other features answer "not now" to the passkey offer after sign-in (ADR 0031) ahead of
-    // time; passkeys.spec.ts runs on http://localhost (a WebAuthn origin), where the offer is shown.
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: `http://127.0.0.1:${port}`,
-          localStorage: [{ name: 'kabuto.passkeyOfferDismissed', value: '1' }],
-        },
-      ],
-    },
     ...devices['Pixel 7'],
     viewport: { width: 390, height: 844 },
     locale: 'ja-JP',
@@ -55,7 +70,29 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  projects: servers.map(({ name, port, dataDir: folder, files }) => ({
+    name,
+    testMatch: files.map(exactly),
+    workers: 1,
+    metadata: { port, dataDir: folder },
+    use: {
+      baseURL: `http://127.0.0.1:${port}`,
+      // The flows of other features answer "not now" to the passkey offer after sign-in (ADR 0031) ahead of
+      // time; passkeys.spec.ts runs on http://localhost (a WebAuthn origin), where the offer is shown.
+      storageState: {
+        cookies: [],
+        origins: [
+          {
+            origin: `http://127.0.0.1:${port}`,
+            localStorage: [{ name: 'kabuto.passkeyOfferDismissed', value: '1' }],
+          },
+        ],
+      },
+    },
+  })),
+  // one server per project, each on its own port and data folder
+  webServer: servers.map(({ name, port, dataDir: folder }) => ({
+    name,
     command: 'node ../apps/server/dist/main.js',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
@@ -66,7 +103,7 @@ export default defineConfig({
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: folder,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       DEMO_MODE: 'true',
@@ -89,5 +126,5 @@ export default defineConfig({
       // the seeded administrator's one-time password (support/operator-api.ts changes it at first use)
       CONSOLE_ADMIN_PASSWORD: 'e2e-admin-once-2026',
     },
-  },
+  })),
 });

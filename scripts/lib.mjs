@@ -1,5 +1,5 @@
 // Helpers shared by `npm start` and `npm test`. Node built-ins only: this runs before dependencies exist.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,26 @@ export function runOrExit(command, args, options = {}) {
     console.error(`\n✗ ${command} ${args.join(' ')} failed (exit ${status})`);
     process.exit(status);
   }
+}
+
+/**
+ * Runs a command with its stdout and stderr kept together in one buffer, in the order they came: for steps
+ * run at once, whose output is printed whole when each ends. Answers the exit status and the output.
+ */
+export function runBuffered(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', (error) => {
+      chunks.push(Buffer.from(`${error.message}\n`));
+      resolve({ status: 1, output: Buffer.concat(chunks).toString('utf8') });
+    });
+    child.on('close', (code, signal) =>
+      resolve({ status: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') }),
+    );
+  });
 }
 
 /** Installs dependencies when they are missing or older than the lockfile. */

@@ -14,6 +14,7 @@ import {
   listFiles,
   notRunBanner,
   root,
+  runBuffered,
   runOrExit,
 } from './lib.mjs';
 
@@ -88,19 +89,48 @@ const step = (name, command, args, env = {}) => {
   console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 };
 
-step('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
-step('format', 'npx', ['prettier', '--check', '.']);
-step('type check', 'npx', [
-  'tsc',
-  '-b',
-  'tsconfig.json',
-  'packages/contract',
-  'packages/client',
-  'apps/server',
-  'apps/web',
-  'apps/console',
-  'e2e',
-  'bench',
+/** Runs [name, command, args] steps at once; prints each one's step lines and output when it ends. */
+async function parallelSteps(steps) {
+  console.log(`\n▶ ${steps.map(([name]) => name).join(', ')} (at once)`);
+  const results = await Promise.all(
+    steps.map(async ([name, command, args]) => {
+      const t0 = Date.now();
+      const { status, output } = await runBuffered(command, args, {
+        env: { ...process.env, KABUTO_NOT_RUN_LOG: notRunLog },
+      });
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      console.log(`\n▶ ${name}`);
+      if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      if (status === 0) console.log(`✓ ${name} (${seconds} s)`);
+      else console.error(`✗ ${name}: ${command} ${args.join(' ')} failed (exit ${status}, ${seconds} s)`);
+      return status;
+    }),
+  );
+  const failed = results.find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
+}
+
+// Lint, format and type check are independent and each runs on one core: they run at once, each one's output
+// kept until it ends and then printed whole under its own step lines, and any failure fails the run.
+await parallelSteps([
+  ['lint', 'npx', ['eslint', '--max-warnings=0', '.']],
+  ['format', 'npx', ['prettier', '--check', '.']],
+  [
+    'type check',
+    'npx',
+    [
+      'tsc',
+      '-b',
+      'tsconfig.json',
+      'packages/contract',
+      'packages/client',
+      'apps/server',
+      'apps/web',
+      'apps/console',
+      'e2e',
+      'bench',
+    ],
+  ],
 ]);
 // The two-process Redis test (twoProcess above) starts two servers and times their ticks: it runs on its
 // own, after the parallel suites, so that the other test files' load cannot starve its processes.

@@ -1,14 +1,24 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 
 export const DEMO_INVITE = 'KABUTO2026';
 
+/**
+ * The server the running flow's project drives (playwright.config.ts, ADR 0045): its port and its data
+ * folder. Each project has a server of its own, so neither may come from one variable for the whole suite.
+ */
+export function currentServer(testInfo: TestInfo = test.info()): { port: number; dataDir: string } {
+  const { port, dataDir } = testInfo.project.metadata as { port?: unknown; dataDir?: unknown };
+  if (typeof port !== 'number' || typeof dataDir !== 'string') {
+    throw new Error(`project ${testInfo.project.name} names no server (see playwright.config.ts)`);
+  }
+  return { port, dataDir };
+}
+
 /** The development SMS sender writes every code here (see apps/server/src/lib/sms.ts). */
 export function readSmsCode(phone: string): string {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const outbox = join(dataDir, 'dev-sms-outbox.jsonl');
+  const outbox = join(currentServer().dataDir, 'dev-sms-outbox.jsonl');
   if (!existsSync(outbox)) throw new Error(`no SMS outbox at ${outbox}`);
   const lines = readFileSync(outbox, 'utf8').trim().split('\n');
   const found = lines
@@ -77,9 +87,7 @@ export async function signInDemo(
 
 /** The text of the last SMS with a code sent to `phone` (a step-up's names its action). */
 export function readSmsText(phone: string): string {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const found = readFileSync(join(dataDir, 'dev-sms-outbox.jsonl'), 'utf8')
+  const found = readFileSync(join(currentServer().dataDir, 'dev-sms-outbox.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { phone: string; code?: string; text?: string })
@@ -87,3 +95,16 @@ export function readSmsText(phone: string): string {
     .at(-1);
   return found?.text ?? '';
 }
+
+/**
+ * The flow's server at http://localhost (a WebAuthn origin, the server's default relying party) instead of
+ * 127.0.0.1, as a fixture: `test.use({ baseURL: localhostBaseURL })` in the passkey specs.
+ */
+export const localhostBaseURL = async (
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter, which must be an object pattern; this fixture has none
+  {}: object,
+  use: (baseURL: string) => Promise<void>,
+  testInfo: TestInfo,
+): Promise<void> => {
+  await use(`http://localhost:${currentServer(testInfo).port}`);
+};
