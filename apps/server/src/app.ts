@@ -30,6 +30,7 @@ import { Matcher } from './modules/trading/matcher.js';
 import { clockRoutes } from './modules/jobs/clock-routes.js';
 import { refuseControlCharacters } from './plugins/control-chars.js';
 import { securityHeaders } from './plugins/transport.js';
+import { lazyRequestLogger } from './plugins/request-logger.js';
 import {
   checkResponsesByDefault,
   createResponseSerializerCompiler,
@@ -254,6 +255,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? loggerOptions(config),
     // Fastify's two lines per request cost more than the request itself: the access log is ours (below).
     logController: new LogController({ disableRequestLogging: true }),
+    // and a request's logger is made when it first writes, not for every request (ADR 0047)
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: config.BODY_LIMIT,
     // a hop count trusts that many proxies nearest the server, as proxy-addr counts hops (ADR 0030)
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
@@ -507,6 +510,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  // A GET or HEAD has no body to inflate (Fastify never parses one): those routes leave out the compression
+  // plugin's request-decompression hook, which every request would otherwise pay (ADR 0047).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.decompress === undefined && methods.every((m) => m === 'GET' || m === 'HEAD')) {
+      route.decompress = false;
+    }
+  });
   // API answers above 1 KiB go out compressed when the client accepts it (brotli at a quality cheap enough
   // for every request; the front ends' files are compressed once, at build: see staticFiles below).
   await app.register(fastifyCompress, {

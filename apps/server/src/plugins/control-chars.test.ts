@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../test/harness.js';
-import { controlCharacterPath } from './control-chars.js';
+import { controlCharacterPath, hasControlCharacter } from './control-chars.js';
 
 /** Issue 22: U+0000 and the other control characters are refused with a 400 in the envelope, never a 500. */
 let t: TestApp;
@@ -70,5 +70,27 @@ describe('control characters in a request', () => {
         return controlCharacterPath({ deep: { text } }, 'body') === 'body.deep.text';
       }),
     );
+  });
+
+  it('the quick check every request runs agrees with the path search on any JSON value, keys included', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'é', '\t', '\n', '\u0000', '\u001b', '\u007f', 'x'),
+    });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => hasControlCharacter(v) === (controlCharacterPath(v, 'body') !== undefined)),
+    );
+    expect(hasControlCharacter(Object.assign(Object.create(null) as object, { q: 'a\u0000' }))).toBe(true);
+    expect(hasControlCharacter(undefined)).toBe(false);
   });
 });

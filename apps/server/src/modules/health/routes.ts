@@ -9,16 +9,22 @@ import { ok } from '../../plugins/reply.js';
  * `degraded` (still 200: the API serves) while the pub/sub is lost and live quotes are stale (ADR 0032).
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Both answers are a few hundred bytes, under the compression threshold: the route leaves out the
+  // compression plugin's per-request hooks (issue 21's framework overhead, ADR 0047). Liveness answers at
+  // once, not through a promise.
   app.get(
     '/health',
-    { schema: { tags: ['health'], response: { 200: envelope(ZHealth) } } },
-    async (request) =>
+    { schema: { tags: ['health'], response: { 200: envelope(ZHealth) } }, compress: false },
+    (request) =>
       ok(request, { status: 'ok' as const, version: APP_VERSION, realtime: app.ctx.realtime.stats() }),
   );
 
   app.get(
     '/ready',
-    { schema: { tags: ['health'], response: { 200: envelope(ZReady), 503: envelope(ZReady) } } },
+    {
+      schema: { tags: ['health'], response: { 200: envelope(ZReady), 503: envelope(ZReady) } },
+      compress: false,
+    },
     async (request, reply) => {
       let latency = -1;
       try {
