@@ -57,6 +57,21 @@ async function smallTargets(page: Page): Promise<string[]> {
   }, MIN_TARGET);
 }
 
+/** Every antd-mobile mask (behind a toast or a dialog) at rest: fully shown or fully gone. */
+function masksSettled(): boolean {
+  return Array.from(document.querySelectorAll<HTMLElement>('.adm-mask')).every((el) => {
+    const opacity = Number(getComputedStyle(el).opacity);
+    return opacity === 0 || opacity === 1;
+  });
+}
+
+/** The masks' opacities now, to tell whether one appeared or moved while axe was reading the page. */
+function maskOpacities(): string {
+  return Array.from(document.querySelectorAll<HTMLElement>('.adm-mask'))
+    .map((el) => getComputedStyle(el).opacity)
+    .join(',');
+}
+
 async function walk(page: Page, lang: 'jp' | 'en', colors: 'red-up' | 'green-up'): Promise<Finding[]> {
   const findings: Finding[] = [];
   await page.evaluate(
@@ -78,21 +93,18 @@ async function walk(page: Page, lang: 'jp' | 'en', colors: 'red-up' | 'green-up'
       .catch(() => undefined);
     await page.waitForTimeout(100);
     // A toast or a dialog still fading in or out (the page before may have said "no such order" and moved on)
-    // is measured by axe at its opacity of the moment: the page is checked once every mask is settled.
-    await page
-      .waitForFunction(
-        () =>
-          Array.from(document.querySelectorAll<HTMLElement>('.adm-mask')).every((el) => {
-            const opacity = Number(getComputedStyle(el).opacity);
-            return opacity === 0 || opacity === 1;
-          }),
-        undefined,
-        { timeout: 5_000 },
-      )
-      .catch(() => undefined);
+    // is measured by axe at its opacity of the moment: the page is checked once every mask is settled, and
+    // checked again when a mask appeared or moved while axe was reading it (an answer that arrived late).
     const where = `${lang} ${colors} ${path}`;
-    for (const problem of [...(await axeProblems(page)), ...(await smallTargets(page))])
-      findings.push({ path: where, problem });
+    let problems: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await page.waitForFunction(masksSettled, undefined, { timeout: 5_000 }).catch(() => undefined);
+      const before = await page.evaluate(maskOpacities);
+      problems = [...(await axeProblems(page)), ...(await smallTargets(page))];
+      const after = await page.evaluate(maskOpacities);
+      if (before === after && (await page.evaluate(masksSettled))) break;
+    }
+    for (const problem of problems) findings.push({ path: where, problem });
   }
   return findings;
 }
