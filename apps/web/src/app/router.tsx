@@ -3,7 +3,7 @@ import { createNavigator } from '@/shared/navigation/navigation';
 import { installNavigator } from '@/shared/navigation/nav';
 import { PAGE_PATHS, ROUTE_TABLE, TAB_PATHS } from '@/shared/navigation/routes';
 import { PageLoading } from '@/shared/ui/page-loading';
-import { AppLayout } from './layout/app-layout';
+import { AppLayout, preloadShellEffects } from './layout/app-layout';
 import { RouteError } from './route-error';
 import type { RouteHandle } from './route-handle';
 
@@ -188,6 +188,8 @@ export function createAppRouter() {
  * before the first paint on a phone; issue 21). The router's own call later finds the module loaded.
  */
 export function preloadPage(hash: string): void {
+  // every page is drawn inside the layout, whose own lazy part is fetched with the page's code
+  preloadShellEffects();
   const path = hash.replace(/^#/, '').split('?')[0] || '/';
   for (const { route } of matchRoutes(routes, path) ?? []) {
     if (typeof route.lazy === 'function') void route.lazy().catch(() => undefined);
