@@ -4,6 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { preloadPage, routes } from './router';
 
+/** How many times the layout's lazy shell effects were loaded (the module stands in for them). */
+const shellEffects = vi.hoisted(() => ({ loads: 0 }));
+vi.mock('./layout/shell-effects', () => {
+  shellEffects.loads += 1;
+  return { default: () => null };
+});
+
 const pages = routes[0]?.children ?? [];
 
 /** Replaces each page's loader with a spy that resolves to nothing, and gives the spies back by path. */
@@ -56,5 +63,12 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     await Promise.resolve();
     expect(failing).toHaveBeenCalledTimes(1);
     expect(spies.get(TAB_PATHS.home)).not.toHaveBeenCalled();
+  });
+
+  it("starts the layout's shell effects with the page, not once the layout has rendered", async () => {
+    spyOnPages();
+    preloadPage(`#${TAB_PATHS.market}`);
+    await vi.dynamicImportSettled();
+    expect(shellEffects.loads).toBe(1);
   });
 });
