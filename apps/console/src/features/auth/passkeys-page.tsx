@@ -11,7 +11,6 @@ import {
   startAuthentication,
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, List, Modal, Space, Typography } from 'antd';
@@ -36,7 +35,7 @@ async function passkeyStepUp(request: TConsoleStepUpRequest): Promise<string> {
     notify: false,
   });
   const credential = await startAuthentication({
-    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+    optionsJSON: options,
   });
   const granted = await api.request({
     path: '/step-up/verify',
@@ -186,8 +185,12 @@ export function PasskeysPage() {
         title={t('passkeys.stepUpTitle')}
         okText={t('passkeys.continue')}
         cancelText={t('common.cancel')}
-        onOk={() => passwordForm.submit()}
-        onCancel={() => setAskPassword(false)}
+        onOk={() => {
+          passwordForm.submit();
+        }}
+        onCancel={() => {
+          setAskPassword(false);
+        }}
         destroyOnHidden
       >
         <Typography.Paragraph>{t('passkeys.stepUpPassword')}</Typography.Paragraph>
