@@ -46,8 +46,17 @@ test('an administrator adds a passkey in the console, then must sign in with it'
   await page.goto(consoleRoute('/passkeys'));
   await expect(page.getByRole('heading', { level: 1, name: 'Your passkeys' })).toBeVisible();
   await expect(page.getByText('No passkey yet')).toBeVisible();
+  // the first passkey is added after the password is typed again (ADR 0049): a wrong one is refused
   await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await confirm.getByLabel('Password').fill('not-the-password');
+  await confirm.getByRole('button', { name: 'Continue' }).click();
+  await expect(confirm.getByText('The password is incorrect')).toBeVisible();
+  expect(await credentials()).toHaveLength(0);
+  await confirm.getByLabel('Password').fill(password);
+  await confirm.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Passkey 1')).toBeVisible();
+  await expect(confirm).toBeHidden();
   expect(await credentials()).toHaveLength(1);
 
   // the password alone no longer opens the console for this administrator
@@ -58,7 +67,36 @@ test('an administrator adds a passkey in the console, then must sign in with it'
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.goto(consoleRoute('/passkeys'));
   await expect(page.getByText(/last used (?!never)/)).toBeVisible();
-  // an administrator keeps at least one passkey
+  // an administrator keeps at least one passkey: refused after the passkey step-up, and nothing removed
   await page.getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByRole('alert')).toContainText('An administrator must keep at least one passkey');
+  await expect(page.getByText('Passkey 1')).toBeVisible();
+});
+
+test('a reviewer removes a passkey after confirming with it', async ({ page }) => {
+  const username = `pk-reviewer-${Date.now().toString(36)}`;
+  const created = (await (
+    await page.request.post('/api/console/operators', {
+      headers: await adminBearer(page.request),
+      data: { username, display_name: 'Passkey reviewer', role: 'reviewer' },
+    })
+  ).json()) as { code: number; msg: string; data: { one_time_password: string } };
+  expect(created.code, created.msg).toBe(1);
+  const password = 'passkey-reviewer-password-2026';
+  expect(await consoleLogin(page, username, created.data.one_time_password)).toBe('password');
+  await changeOneTimePassword(page, created.data.one_time_password, password);
+
+  const credentials = await addVirtualAuthenticator(page);
+  await page.goto(consoleRoute('/passkeys'));
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await confirm.getByLabel('Password').fill(password);
+  await confirm.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Passkey 1')).toBeVisible();
+  expect(await credentials()).toHaveLength(1);
+
+  // the removal asks the passkey itself first (the virtual authenticator answers), then takes effect
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Passkey removed')).toBeVisible();
+  await expect(page.getByText('No passkey yet')).toBeVisible();
 });

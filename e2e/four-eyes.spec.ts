@@ -27,6 +27,9 @@ test('a threshold change waits for a second administrator, who confirms it', asy
     const pending = page.getByTestId('proposal-withdrawal');
     await expect(pending).toContainText(new Intl.NumberFormat('en').format(proposed));
     await expect(pending).toContainText('You proposed this change');
+    await expect(pending).toContainText('Expires on');
+    // the proposer is not asked to confirm their own change: no count in the menu
+    await expect(page.getByTestId('nav-proposals-badge')).toHaveCount(0);
     await expect(pending.getByRole('button', { name: 'Confirm the change' })).toHaveCount(0);
     await page.reload();
     await expect(threshold).toHaveValue(String(original.withdrawal.second_approval_over_yen));
@@ -34,6 +37,9 @@ test('a threshold change waits for a second administrator, who confirms it', asy
     await secondAdminBearer(page.request);
     const second = await (await browser.newContext({ baseURL })).newPage();
     await consoleLogin(second, SECOND_ADMIN_USERNAME, SECOND_ADMIN_PASSWORD);
+    // the second administrator is told in the menu that a change waits for them (ADR 0049)
+    await expect(second.getByTestId('nav-proposals-badge')).toContainText('1');
+    // the menu's Settings entry is below the fold of the test's window: opened by its address
     await second.goto(consoleRoute('/settings'));
     const theirs = second.getByTestId('proposal-withdrawal');
     await expect(theirs).toContainText('Proposed by');
@@ -41,6 +47,7 @@ test('a threshold change waits for a second administrator, who confirms it', asy
     await second.locator('.ant-popconfirm').getByRole('button', { name: 'Confirm the change' }).click();
     await expect(second.getByText('Change confirmed and now in effect')).toBeVisible();
     await expect(theirs).toHaveCount(0);
+    await expect(second.getByTestId('nav-proposals-badge')).toHaveCount(0);
     await expect(
       second.locator('form#settings-withdrawal').getByLabel('Second approval needed above (yen)'),
     ).toHaveValue(String(proposed));

@@ -184,6 +184,14 @@ export const ERRORS = {
   OPERATOR_PASSKEY_SIGN_IN: { code: 1821, http: 403 },
   /** an administrator keeps at least one passkey: register another before removing the last */
   OPERATOR_PASSKEY_LAST: { code: 1822, http: 409 },
+  /** adding or removing a console passkey needs a fresh step-up (POST /api/console/step-up/...) */
+  OPERATOR_STEP_UP_REQUIRED: { code: 1823, http: 403 },
+  /** the operator's step-up token was spent, expired, or given for another action or passkey */
+  OPERATOR_STEP_UP_INVALID: { code: 1824, http: 403 },
+  /** an operator with a passkey steps up with it, not with the password */
+  OPERATOR_STEP_UP_USE_PASSKEY: { code: 1825, http: 409 },
+  /** the operator's password given for a step-up was wrong (counts toward the sign-in lockout) */
+  OPERATOR_STEP_UP_PASSWORD_WRONG: { code: 1826, http: 403 },
   // Step-up by SMS for users without a passkey (issue 22, ADR 0031): 1800-1819
   /** a user with a passkey steps up with it, not by SMS */
   STEP_UP_USE_PASSKEY: { code: 1801, http: 409 },
@@ -216,6 +224,8 @@ export const ERRORS = {
   SETTING_PROPOSAL_NOT_FOUND: { code: 1841, http: 404 },
   /** the administrator who proposed a change cannot be the one who confirms it */
   SETTING_PROPOSAL_OWN: { code: 1842, http: 403 },
+  /** the proposal is older than PROPOSAL_EXPIRY_HOURS: it can no longer be confirmed; propose it again */
+  SETTING_PROPOSAL_EXPIRED: { code: 1843, http: 409 },
   // Home banners and images in the support chat (issue 19, ADR 0041): 1930-1949
   BANNER_NOT_FOUND: { code: 1930, http: 404 },
   /** a retracted banner is not edited or published again: make a new one */

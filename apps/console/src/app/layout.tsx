@@ -20,15 +20,15 @@ import {
   UserOutlined,
   WalletOutlined,
 } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ZEmpty } from '@kabuto/contract';
-import { Button, Layout, Menu, Result, Space, Tag, Typography, type MenuProps } from 'antd';
+import { Badge, Button, Layout, Menu, Result, Space, Tag, Typography, type MenuProps } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '@/shared/client';
 import { useLocale } from '@/shared/locale';
 import { LanguageSwitcher } from '@/shared/language-switcher';
 import { PageLoading } from '@/shared/page-loading';
-import { isAdministrator, useMe } from '@/shared/queries';
+import { awaitingConfirmation, isAdministrator, proposalsQuery, useMe } from '@/shared/queries';
 import { sessionStore, useSession } from '@/shared/session';
 import { ReconnectingAlert } from './reconnecting-alert';
 
@@ -44,6 +44,13 @@ export function ConsoleLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const admin = isAdministrator(me.data);
+  // the four-eyes proposals another administrator could confirm (ADR 0049): counted next to Settings
+  const proposals = useQuery({
+    ...proposalsQuery,
+    enabled: token !== null && admin && me.data?.passkey_required !== true,
+    refetchInterval: 60_000,
+  });
 
   if (token === null) return <Navigate to="/login" replace />;
   if (me.isPending) return <PageLoading />;
@@ -59,7 +66,7 @@ export function ConsoleLayout() {
   const operator = me.data;
   if (operator.must_change_password) return <Navigate to="/password" replace />;
   if (operator.passkey_required) return <Navigate to="/passkeys" replace />;
-  const admin = isAdministrator(operator);
+  const awaiting = admin ? awaitingConfirmation(proposals.data?.items ?? [], operator.id).length : 0;
 
   const link = (to: string, label: string) => <Link to={to}>{label}</Link>;
   const items: MenuProps['items'] = [
@@ -113,7 +120,32 @@ export function ConsoleLayout() {
       key: 'system',
       label: t('nav.system'),
       children: [
-        { key: '/settings', icon: <SettingOutlined />, label: link('/settings', t('nav.settings')) },
+        {
+          key: '/settings',
+          icon: <SettingOutlined />,
+          label: (
+            <Link
+              to="/settings"
+              aria-label={
+                awaiting > 0
+                  ? `${t('nav.settings')} (${t('nav.pendingProposals', { count: awaiting })})`
+                  : undefined
+              }
+            >
+              {t('nav.settings')}
+              {awaiting > 0 && (
+                <Badge
+                  count={awaiting}
+                  size="small"
+                  offset={[8, -2]}
+                  title={t('nav.pendingProposals', { count: awaiting })}
+                  aria-hidden
+                  data-testid="nav-proposals-badge"
+                />
+              )}
+            </Link>
+          ),
+        },
         {
           key: '/invitation-codes',
           icon: <TagsOutlined />,

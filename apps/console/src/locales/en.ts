@@ -38,6 +38,7 @@ export const en = {
   },
   nav: {
     passkeys: 'My passkeys',
+    pendingProposals: 'Changes waiting for your confirmation: {{count}}',
     menu: 'Main menu',
     dashboard: 'Dashboard',
     queues: 'Review queues',
@@ -97,6 +98,13 @@ export const en = {
     dates: 'Added {{created}} · last used {{used}}',
     neverUsed: 'never',
     browserFailed: 'The passkey prompt was closed or failed. Please try again.',
+    stepUpTitle: 'Confirm it is you',
+    stepUpPassword:
+      'Enter your password to add your first passkey. Adding or removing a passkey always needs a fresh confirmation.',
+    password: 'Password',
+    passwordRequired: 'Enter your password',
+    continue: 'Continue',
+    stepUpNote: 'Adding or removing a passkey asks you to confirm with one of your passkeys first.',
   },
   dashboard: {
     title: 'Dashboard',
@@ -329,6 +337,10 @@ export const en = {
     cancelProposal: 'Withdraw the change',
     confirmed: 'Change confirmed and now in effect',
     cancelled: 'Change withdrawn; nothing was changed',
+    expiredTitle: 'Expired without confirmation: {{part}}',
+    expiresAt: 'Expires on {{at}} unless another administrator confirms it',
+    expiredAt:
+      'Expired on {{at}}. It can no longer be confirmed: withdraw it, or save the change again to propose it anew.',
   },
   invites: {
     title: 'Invitation codes',

@@ -35,6 +35,7 @@ export const es = {
   },
   nav: {
     passkeys: 'Mis llaves de acceso',
+    pendingProposals: 'Cambios pendientes de tu confirmación: {{count}}',
     menu: 'Menú principal',
     dashboard: 'Panel',
     queues: 'Colas de revisión',
@@ -95,6 +96,14 @@ export const es = {
     dates: 'Añadida el {{created}} · último uso: {{used}}',
     neverUsed: 'nunca',
     browserFailed: 'La solicitud de la llave de acceso se cerró o falló. Inténtalo de nuevo.',
+    stepUpTitle: 'Confirma que eres tú',
+    stepUpPassword:
+      'Introduce tu contraseña para añadir tu primera llave de acceso. Añadir o eliminar una llave de acceso siempre requiere una confirmación reciente.',
+    password: 'Contraseña',
+    passwordRequired: 'Introduce tu contraseña',
+    continue: 'Continuar',
+    stepUpNote:
+      'Para añadir o eliminar una llave de acceso, antes debes confirmar con una de tus llaves de acceso.',
   },
   dashboard: {
     title: 'Panel',
@@ -328,6 +337,10 @@ export const es = {
     cancelProposal: 'Retirar el cambio',
     confirmed: 'Cambio confirmado y ya en vigor',
     cancelled: 'Cambio retirado; no se ha modificado nada',
+    expiredTitle: 'Caducado sin confirmación: {{part}}',
+    expiresAt: 'Caduca el {{at}} si otro administrador no lo confirma',
+    expiredAt:
+      'Caducó el {{at}} y ya no se puede confirmar: retíralo o vuelve a guardar el cambio para proponerlo de nuevo.',
   },
   invites: {
     title: 'Códigos de invitación',

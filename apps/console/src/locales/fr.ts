@@ -35,6 +35,7 @@ export const fr = {
   },
   nav: {
     passkeys: 'Mes clés d’accès',
+    pendingProposals: 'Modifications en attente de votre confirmation : {{count}}',
     menu: 'Menu principal',
     dashboard: 'Tableau de bord',
     queues: 'Files de contrôle',
@@ -95,6 +96,14 @@ export const fr = {
     dates: 'Ajoutée le {{created}} · dernière utilisation : {{used}}',
     neverUsed: 'jamais',
     browserFailed: 'La demande de clé d’accès a été fermée ou a échoué. Veuillez réessayer.',
+    stepUpTitle: 'Confirmez votre identité',
+    stepUpPassword:
+      'Saisissez votre mot de passe pour ajouter votre première clé d’accès. Ajouter ou supprimer une clé d’accès demande toujours une confirmation récente.',
+    password: 'Mot de passe',
+    passwordRequired: 'Saisissez votre mot de passe',
+    continue: 'Continuer',
+    stepUpNote:
+      'Pour ajouter ou supprimer une clé d’accès, vous confirmez d’abord avec l’une de vos clés d’accès.',
   },
   dashboard: {
     title: 'Tableau de bord',
@@ -329,6 +338,10 @@ export const fr = {
     cancelProposal: 'Retirer la modification',
     confirmed: 'Modification confirmée et en vigueur',
     cancelled: 'Modification retirée ; rien n’a changé',
+    expiredTitle: 'Expirée sans confirmation : {{part}}',
+    expiresAt: 'Expire le {{at}} si aucun autre administrateur ne la confirme',
+    expiredAt:
+      'Expirée le {{at}} : elle ne peut plus être confirmée. Retirez-la, ou enregistrez de nouveau la modification pour la proposer à nouveau.',
   },
   invites: {
     title: 'Codes d’invitation',

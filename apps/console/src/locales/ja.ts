@@ -34,6 +34,7 @@ export const ja = {
   },
   nav: {
     passkeys: 'パスキー',
+    pendingProposals: 'ご承認待ちの変更: {{count}}件',
     menu: 'メインメニュー',
     dashboard: 'ダッシュボード',
     queues: '審査キュー',
@@ -93,6 +94,13 @@ export const ja = {
     dates: '登録 {{created}}・最終使用 {{used}}',
     neverUsed: '未使用',
     browserFailed: 'パスキーの確認が中断されたか、失敗しました。もう一度お試しください。',
+    stepUpTitle: 'ご本人確認',
+    stepUpPassword:
+      '最初のパスキーを登録するには、パスワードを入力してください。パスキーの登録・削除には、その都度ご本人確認が必要です。',
+    password: 'パスワード',
+    passwordRequired: 'パスワードを入力してください',
+    continue: '次へ',
+    stepUpNote: 'パスキーの登録・削除の前に、登録済みのパスキーでご本人確認を行います。',
   },
   dashboard: {
     title: 'ダッシュボード',
@@ -324,6 +332,10 @@ export const ja = {
     cancelProposal: '変更を取り下げる',
     confirmed: '変更を承認し、反映しました',
     cancelled: '変更を取り下げました。設定は変わっていません',
+    expiredTitle: '承認されないまま期限切れとなった変更: {{part}}',
+    expiresAt: '{{at}}までに別の管理者が承認しない場合、この提案は期限切れとなります',
+    expiredAt:
+      '{{at}}に期限切れとなったため、承認できません。取り下げるか、設定を保存し直して改めて提案してください。',
   },
   invites: {
     title: '招待コード',

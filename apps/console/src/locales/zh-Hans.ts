@@ -34,6 +34,7 @@ export const zhHans = {
   },
   nav: {
     passkeys: '通行密钥',
+    pendingProposals: '待您确认的变更：{{count}}项',
     menu: '主菜单',
     dashboard: '仪表盘',
     queues: '审核队列',
@@ -93,6 +94,12 @@ export const zhHans = {
     dates: '添加于 {{created}} · 最近使用 {{used}}',
     neverUsed: '从未使用',
     browserFailed: '通行密钥验证已关闭或失败，请重试。',
+    stepUpTitle: '确认身份',
+    stepUpPassword: '添加第一个通行密钥前，请输入密码。每次添加或删除通行密钥都需要重新确认身份。',
+    password: '密码',
+    passwordRequired: '请输入密码',
+    continue: '继续',
+    stepUpNote: '添加或删除通行密钥前，需要先用已有的通行密钥确认身份。',
   },
   dashboard: {
     title: '仪表盘',
@@ -324,6 +331,9 @@ export const zhHans = {
     cancelProposal: '撤回变更',
     confirmed: '变更已确认并生效',
     cancelled: '变更已撤回，设置未作更改',
+    expiredTitle: '未经确认已过期的变更：{{part}}',
+    expiresAt: '如在{{at}}前无其他管理员确认，此提案将过期',
+    expiredAt: '已于{{at}}过期，无法再确认。请撤回，或重新保存设置以再次提出。',
   },
   invites: {
     title: '邀请码',

@@ -34,6 +34,7 @@ export const zhHant = {
   },
   nav: {
     passkeys: '密碼金鑰',
+    pendingProposals: '待您確認的變更：{{count}}項',
     menu: '主選單',
     dashboard: '儀表板',
     queues: '審核佇列',
@@ -93,6 +94,12 @@ export const zhHant = {
     dates: '新增於 {{created}} · 最近使用 {{used}}',
     neverUsed: '從未使用',
     browserFailed: '密碼金鑰驗證已關閉或失敗，請再試一次。',
+    stepUpTitle: '確認身分',
+    stepUpPassword: '新增第一個密碼金鑰前，請輸入密碼。每次新增或刪除密碼金鑰都需要重新確認身分。',
+    password: '密碼',
+    passwordRequired: '請輸入密碼',
+    continue: '繼續',
+    stepUpNote: '新增或刪除密碼金鑰前，需要先以已有的密碼金鑰確認身分。',
   },
   dashboard: {
     title: '儀表板',
@@ -324,6 +331,9 @@ export const zhHant = {
     cancelProposal: '撤回變更',
     confirmed: '變更已確認並生效',
     cancelled: '變更已撤回，設定未作更改',
+    expiredTitle: '未經確認已逾期的變更：{{part}}',
+    expiresAt: '如在{{at}}前無其他管理員確認，此提案將逾期',
+    expiredAt: '已於{{at}}逾期，無法再確認。請撤回，或重新儲存設定以再次提出。',
   },
   invites: {
     title: '邀請碼',

@@ -292,6 +292,9 @@ const proposalCommon = {
   id: z.number().int(),
   proposed_by: z.object({ id: z.number().int(), display_name: z.string() }),
   proposed_at: z.string(),
+  /** proposed_at plus PROPOSAL_EXPIRY_HOURS (ADR 0049): from then on it can only be withdrawn */
+  expires_at: z.string(),
+  expired: z.boolean(),
 };
 /** A change of a four-eyes setting waiting for a second administrator: what takes effect at confirmation. */
 export const ZSettingProposal = z.discriminatedUnion('key', [

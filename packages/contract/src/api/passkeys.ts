@@ -54,6 +54,11 @@ export const ZPasskeyRename = z.strictObject({ name: ZPasskeyName });
 export type TPasskeyRename = z.input<typeof ZPasskeyRename>;
 export const ZPasskeyParams = z.object({ id: z.coerce.number().int().positive() });
 
+// POST /api/console/passkeys: an operator's new passkey also carries the step-up token of the add (ADR 0049)
+export const ZConsolePasskeyCreate = ZPasskeyCreate.extend({
+  step_up_token: ZStepUpToken.optional(),
+}).strict();
+
 // POST /api/passkeys/:id/remove
 export const ZPasskeyRemove = z.strictObject({ step_up_token: ZStepUpToken.optional() });
 
@@ -133,6 +138,35 @@ export const ZStepUpGranted = z.object({
   expires_at: z.string(),
 });
 export type TStepUpGranted = z.infer<typeof ZStepUpGranted>;
+
+// ---------------------------------------------------------------- the console's step-up (ADR 0049)
+
+/** What an operator steps up for: adding a passkey, or removing one named passkey. */
+export const ZConsoleStepUpRequest = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('add_passkey') }),
+  z.strictObject({ action: z.literal('remove_passkey'), passkey_id: z.number().int().positive() }),
+]);
+export type TConsoleStepUpRequest = z.infer<typeof ZConsoleStepUpRequest>;
+export type ConsoleStepUpAction = TConsoleStepUpRequest['action'];
+
+/** The canonical string an operator's step-up is bound to (the passkey removed, or nothing for an add). */
+export function consoleStepUpDetails(request: TConsoleStepUpRequest): string {
+  return request.action === 'remove_passkey' ? `passkey_id=${request.passkey_id}` : '';
+}
+
+// POST /api/console/step-up/verify: the assertion of one of the operator's passkeys
+export const ZConsoleStepUpVerify = z.strictObject({ credential: ZWebAuthnCredential });
+// POST /api/console/step-up/password: an operator without a passkey answers with the password instead
+export const ZConsoleStepUpPassword = z.strictObject({
+  request: ZConsoleStepUpRequest,
+  password: z.string().min(1).max(256),
+});
+export const ZConsoleStepUpGranted = z.object({
+  step_up_token: z.string(),
+  action: z.enum(['add_passkey', 'remove_passkey']),
+  expires_at: z.string(),
+});
+export type TConsoleStepUpGranted = z.infer<typeof ZConsoleStepUpGranted>;
 
 // ---------------------------------------------------------------- the user's sessions
 

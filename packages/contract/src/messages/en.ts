@@ -203,6 +203,13 @@ export const en = {
     OPERATOR_PASSKEY_SIGN_IN: 'This account signs in with its passkey. Choose “Sign in with a passkey”',
     OPERATOR_PASSKEY_LAST:
       'An administrator must keep at least one passkey. Register another one before removing this one',
+    OPERATOR_STEP_UP_REQUIRED:
+      'Confirm it is you (with a passkey or your password) before changing your passkeys',
+    OPERATOR_STEP_UP_INVALID:
+      'Your confirmation has expired or was for another action. Confirm it is you again',
+    OPERATOR_STEP_UP_USE_PASSKEY:
+      'Confirm with one of your passkeys: the password is not accepted once you have one',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: 'The password is incorrect',
     LOGIN_THROTTLED:
       'Too many failed sign-ins. Try again in {{seconds}} seconds, or request an SMS code and sign in with it',
     SMS_DAILY_LIMIT: 'Too many codes have been requested today. Please try again tomorrow',
@@ -217,6 +224,8 @@ export const en = {
       'A change to this setting is already waiting for confirmation. Confirm or cancel it first',
     SETTING_PROPOSAL_NOT_FOUND: 'No pending change found. It has already been confirmed or cancelled',
     SETTING_PROPOSAL_OWN: 'You cannot confirm a change you proposed. Another administrator must confirm it',
+    SETTING_PROPOSAL_EXPIRED:
+      'This proposal has expired and can no longer be confirmed. The change can be proposed again',
   },
   validation: {
     productCode: 'Enter a 4-character stock code',

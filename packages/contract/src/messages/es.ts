@@ -203,6 +203,13 @@ export const es = {
       'Esta cuenta inicia sesión con su llave de acceso. Elige «Iniciar sesión con una llave de acceso»',
     OPERATOR_PASSKEY_LAST:
       'Un administrador debe conservar al menos una llave de acceso. Registra otra antes de eliminar esta',
+    OPERATOR_STEP_UP_REQUIRED:
+      'Confirme su identidad (con una llave de acceso o su contraseña) antes de cambiar sus llaves de acceso',
+    OPERATOR_STEP_UP_INVALID:
+      'Su confirmación ha caducado o era para otra acción. Vuelva a confirmar su identidad',
+    OPERATOR_STEP_UP_USE_PASSKEY:
+      'Confirme con una de sus llaves de acceso: si ya tiene una, no se acepta la contraseña',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: 'La contraseña no es correcta',
     LOGIN_THROTTLED:
       'Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de {{seconds}} segundos o solicite un código por SMS e inicie sesión con él',
     SMS_DAILY_LIMIT: 'Se han solicitado demasiados códigos hoy. Vuelva a intentarlo mañana',
@@ -219,6 +226,8 @@ export const es = {
     SETTING_PROPOSAL_NOT_FOUND: 'No se encuentra el cambio pendiente. Ya se confirmó o se canceló',
     SETTING_PROPOSAL_OWN:
       'No puede confirmar un cambio que propuso usted. Debe confirmarlo otro administrador',
+    SETTING_PROPOSAL_EXPIRED:
+      'Esta propuesta ha caducado y ya no se puede confirmar. El cambio puede proponerse de nuevo',
   },
   validation: {
     productCode: 'Introduzca un código de valor de 4 caracteres',

@@ -210,6 +210,13 @@ export const fr = {
       'Ce compte se connecte avec sa clé d’accès. Choisissez « Se connecter avec une clé d’accès »',
     OPERATOR_PASSKEY_LAST:
       'Un administrateur doit garder au moins une clé d’accès. Enregistrez-en une autre avant de supprimer celle-ci',
+    OPERATOR_STEP_UP_REQUIRED:
+      'Confirmez votre identité (avec une clé d’accès ou votre mot de passe) avant de modifier vos clés d’accès',
+    OPERATOR_STEP_UP_INVALID:
+      'Votre confirmation a expiré ou concernait une autre action. Confirmez de nouveau votre identité',
+    OPERATOR_STEP_UP_USE_PASSKEY:
+      'Confirmez avec l’une de vos clés d’accès : le mot de passe n’est plus accepté dès que vous en avez une',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: 'Le mot de passe est incorrect',
     LOGIN_THROTTLED:
       'Trop d’échecs de connexion. Réessayez dans {{seconds}} secondes, ou demandez un code par SMS et connectez-vous avec',
     SMS_DAILY_LIMIT: 'Trop de codes ont été demandés aujourd’hui. Veuillez réessayer demain',
@@ -226,6 +233,8 @@ export const fr = {
     SETTING_PROPOSAL_NOT_FOUND: 'Modification en attente introuvable : elle a déjà été confirmée ou annulée',
     SETTING_PROPOSAL_OWN:
       'Vous ne pouvez pas confirmer une modification que vous avez proposée. Un autre administrateur doit la confirmer',
+    SETTING_PROPOSAL_EXPIRED:
+      'Cette proposition a expiré et ne peut plus être confirmée. La modification peut être proposée de nouveau',
   },
   validation: {
     productCode: 'Saisissez un code de valeur de 4 caractères',

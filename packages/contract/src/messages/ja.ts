@@ -195,6 +195,12 @@ export const ja = {
       'このアカウントはパスキーでサインインします。「パスキーでサインイン」を選んでください',
     OPERATOR_PASSKEY_LAST:
       '管理者はパスキーを少なくとも1つ残す必要があります。別のパスキーを登録してから削除してください',
+    OPERATOR_STEP_UP_REQUIRED: 'パスキーの変更の前に、パスキーまたはパスワードでご本人確認を行ってください',
+    OPERATOR_STEP_UP_INVALID:
+      '本人確認の有効期限が切れたか、別の操作のものです。もう一度本人確認を行ってください',
+    OPERATOR_STEP_UP_USE_PASSKEY:
+      'パスキーを登録済みのため、パスワードでは確認できません。パスキーで確認してください',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: 'パスワードが正しくありません',
     LOGIN_THROTTLED:
       'ログインの失敗が続いています。{{seconds}}秒後にもう一度お試しいただくか、SMS認証コードを受け取ってログインしてください',
     SMS_DAILY_LIMIT: '本日の認証コードの送信回数の上限に達しました。明日もう一度お試しください',
@@ -209,6 +215,7 @@ export const ja = {
     SETTING_PROPOSAL_PENDING: 'この設定の変更がすでに承認待ちです。先に承認するか取り消してください',
     SETTING_PROPOSAL_NOT_FOUND: '承認待ちの変更が見つかりません。すでに承認または取り消されています',
     SETTING_PROPOSAL_OWN: 'ご自身が提案した変更は承認できません。別の管理者の承認が必要です',
+    SETTING_PROPOSAL_EXPIRED: 'この変更の提案は有効期限が切れたため、承認できません。改めて提案してください',
   },
   validation: {
     productCode: '4桁の銘柄コードを入力してください',

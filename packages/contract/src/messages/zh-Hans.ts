@@ -172,6 +172,10 @@ export const zhHans = {
     OPERATOR_PASSKEY_REQUIRED: '管理员必须先注册通行密钥才能使用控制台。请在通行密钥页面注册',
     OPERATOR_PASSKEY_SIGN_IN: '此账户须使用通行密钥登录。请选择“使用通行密钥登录”',
     OPERATOR_PASSKEY_LAST: '管理员必须至少保留一个通行密钥。请先注册另一个，再删除此通行密钥',
+    OPERATOR_STEP_UP_REQUIRED: '更改通行密钥前，请先用通行密钥或密码确认身份',
+    OPERATOR_STEP_UP_INVALID: '身份确认已过期或属于其他操作，请重新确认身份',
+    OPERATOR_STEP_UP_USE_PASSKEY: '您已注册通行密钥，无法使用密码确认，请使用通行密钥确认',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: '密码不正确',
     LOGIN_THROTTLED: '登录失败次数过多。请在{{seconds}}秒后重试，或获取短信验证码后登录',
     SMS_DAILY_LIMIT: '今天请求验证码的次数已达上限，请明天再试',
     PASSWORD_TOO_COMMON: '该密码属于常见或已泄露的密码，请换一个密码',
@@ -182,6 +186,7 @@ export const zhHans = {
     SETTING_PROPOSAL_PENDING: '该设置已有一项变更等待确认，请先确认或取消',
     SETTING_PROPOSAL_NOT_FOUND: '找不到待确认的变更，可能已被确认或取消',
     SETTING_PROPOSAL_OWN: '您不能确认自己提出的变更，需要由另一位管理员确认',
+    SETTING_PROPOSAL_EXPIRED: '此变更提案已过期，无法再确认。可以重新提出该变更',
   },
   validation: {
     productCode: '请输入4位股票代码',

@@ -172,6 +172,10 @@ export const zhHant = {
     OPERATOR_PASSKEY_REQUIRED: '管理員必須先註冊密碼金鑰才能使用主控台。請在密碼金鑰頁面註冊',
     OPERATOR_PASSKEY_SIGN_IN: '此帳戶須使用密碼金鑰登入。請選擇「使用密碼金鑰登入」',
     OPERATOR_PASSKEY_LAST: '管理員必須至少保留一個密碼金鑰。請先註冊另一個，再刪除此密碼金鑰',
+    OPERATOR_STEP_UP_REQUIRED: '變更密碼金鑰前，請先以密碼金鑰或密碼確認身分',
+    OPERATOR_STEP_UP_INVALID: '身分確認已逾期或屬於其他操作，請重新確認身分',
+    OPERATOR_STEP_UP_USE_PASSKEY: '您已註冊密碼金鑰，無法以密碼確認，請使用密碼金鑰確認',
+    OPERATOR_STEP_UP_PASSWORD_WRONG: '密碼不正確',
     LOGIN_THROTTLED: '登入失敗次數過多。請在{{seconds}}秒後重試，或取得簡訊驗證碼後登入',
     SMS_DAILY_LIMIT: '今天索取驗證碼的次數已達上限，請明天再試',
     PASSWORD_TOO_COMMON: '此密碼屬於常見或已外洩的密碼，請改用其他密碼',
@@ -182,6 +186,7 @@ export const zhHant = {
     SETTING_PROPOSAL_PENDING: '此設定已有一項變更等待確認，請先確認或取消',
     SETTING_PROPOSAL_NOT_FOUND: '找不到待確認的變更，可能已被確認或取消',
     SETTING_PROPOSAL_OWN: '您不能確認自己提出的變更，需要由另一位管理員確認',
+    SETTING_PROPOSAL_EXPIRED: '此變更提案已逾期，無法再確認。可以重新提出該變更',
   },
   validation: {
     productCode: '請輸入4碼股票代號',

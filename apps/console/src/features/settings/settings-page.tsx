@@ -34,16 +34,11 @@ import { api } from '@/shared/client';
 import { dateTimeText } from '@/shared/format';
 import { applyServerIssues, checkForm } from '@/shared/forms';
 import { useLocale } from '@/shared/locale';
-import { isAdministrator, useMe } from '@/shared/queries';
+import { isAdministrator, proposalsQuery, useMe } from '@/shared/queries';
 
 const settingsQuery = queryOptions({
   queryKey: ['settings'],
   queryFn: () => api.request({ path: '/settings', schema: ZSettings }),
-});
-
-const proposalsQuery = queryOptions({
-  queryKey: ['setting-proposals'],
-  queryFn: () => api.request({ path: '/settings/proposals', schema: ZSettingProposalList }),
 });
 
 /** The fields a second administrator must confirm (ADR 0034); the rest of these parts apply at once. */
@@ -150,10 +145,10 @@ function Proposals({ operatorId, editable }: { operatorId: number | undefined; e
         return (
           <Alert
             key={p.id}
-            type="warning"
+            type={p.expired ? 'error' : 'warning'}
             showIcon
             data-testid={`proposal-${p.key}`}
-            message={t('settings.pending', {
+            message={t(p.expired ? 'settings.expiredTitle' : 'settings.pending', {
               part: t(p.key === 'withdrawal' ? 'settings.withdrawal' : 'settings.deposit'),
             })}
             description={
@@ -164,14 +159,25 @@ function Proposals({ operatorId, editable }: { operatorId: number | undefined; e
                     at: dateTimeText(p.proposed_at, locale),
                   })}
                 </Typography.Text>
+                {p.expired ? (
+                  <Typography.Text strong>
+                    {t('settings.expiredAt', { at: dateTimeText(p.expires_at, locale) })}
+                  </Typography.Text>
+                ) : (
+                  <Typography.Text>
+                    {t('settings.expiresAt', { at: dateTimeText(p.expires_at, locale) })}
+                  </Typography.Text>
+                )}
                 <Descriptions size="small" column={1} bordered items={items(p)} />
                 {p.key === 'deposit' && (
                   <Typography.Text type="secondary">{t('settings.depositNotice')}</Typography.Text>
                 )}
-                {own && <Typography.Text type="secondary">{t('settings.ownProposal')}</Typography.Text>}
+                {own && !p.expired && (
+                  <Typography.Text type="secondary">{t('settings.ownProposal')}</Typography.Text>
+                )}
                 {editable && (
                   <Space>
-                    {!own && (
+                    {!own && !p.expired && (
                       <Popconfirm
                         title={t('settings.confirmTitle')}
                         okText={t('settings.confirm')}

@@ -26,6 +26,10 @@ const CONSOLE_ROUTES = [
   'POST /api/console/passkeys',
   'PATCH /api/console/passkeys/{id}',
   'POST /api/console/passkeys/{id}/remove',
+  // the fresh proof of presence that adding or removing one needs (ADR 0049)
+  'POST /api/console/step-up/options',
+  'POST /api/console/step-up/verify',
+  'POST /api/console/step-up/password',
   'POST /api/console/passkey/options',
   'POST /api/console/passkey/login',
   // review queues
@@ -146,7 +150,9 @@ const BEFORE_PASSWORD_CHANGE = new Set([
  * The operator's own passkeys: every role, once the one-time password is changed, and an administrator
  * without a passkey too (registering one is the only way on, ADR 0033).
  */
-const OWN_PASSKEYS = new Set(CONSOLE_ROUTES.filter((r) => r.includes(' /api/console/passkeys')));
+const OWN_PASSKEYS = new Set(
+  CONSOLE_ROUTES.filter((r) => r.includes(' /api/console/passkeys') || r.includes(' /api/console/step-up/')),
+);
 /** What an administrator without a passkey may call while CONSOLE_ADMIN_PASSKEY is `required`. */
 const HELD_ADMIN_ROUTES = new Set([...BEFORE_PASSWORD_CHANGE, ...OWN_PASSKEYS]);
 

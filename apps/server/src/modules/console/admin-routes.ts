@@ -80,7 +80,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/settings/proposals',
     { ...anyOperator, schema: { tags, response: { 200: envelope(ZSettingProposalList) } } },
-    async (request) => ok(request, { items: await listProposals(db) }),
+    async (request) => ok(request, { items: await listProposals(db, clock.now()) }),
   );
   app.post(
     '/settings/proposals/:id/confirm',
@@ -96,7 +96,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await db.transaction((tx) => cancelProposal(tx, deps(request), request.params.id));
-      return ok(request, { items: await listProposals(db) });
+      return ok(request, { items: await listProposals(db, clock.now()) });
     },
   );
 

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAuditEntry, TSettingProposal, TSettings } from '@kabuto/contract';
-import { messages, operators } from '../../db/schema.js';
+import { auditLog, messages, operators } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { body, createTestApp, registerAndLogin, type TestApp } from '../../test/harness.js';
 import { DEPOSIT_ACCOUNT_CHANGED } from './admin.js';
+import { PROPOSAL_EXPIRY_HOURS } from './four-eyes.js';
 
 /**
  * Four-eyes on the settings that could defeat it (issue 22, ADR 0034): the withdrawals' second-approval
@@ -217,6 +218,108 @@ describe('a deposit account change', () => {
     }
     expect(await proposals()).toEqual([]);
     expect(await noticesOf(user.userId)).toHaveLength(0);
+  });
+});
+
+/**
+ * A proposal waits PROPOSAL_EXPIRY_HOURS at most (ADR 0049), on the test's fixed clock: until the last
+ * millisecond it can be confirmed; from then on it is listed as expired, refused (1843), and a new proposal
+ * of the same part replaces it. Sessions end while the clock moves a day, so the operators sign in again.
+ */
+describe('a proposal that waits too long', () => {
+  const HOUR = 60 * 60_000;
+  const signIn = async (username: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/console/login',
+      payload: { username, password: 'operator-password-1' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { authorization: `Bearer ${body<{ token: string }>(res).data.token}` };
+  };
+  const admins = async () => {
+    const [p, s] = [await operator('administrator'), await operator('administrator')];
+    const names = await t.database.db.select().from(operators);
+    const nameOf = (id: number) => names.find((n) => n.id === id)?.username ?? '';
+    return { proposer: { ...p, username: nameOf(p.id) }, second: { ...s, username: nameOf(s.id) } };
+  };
+  const proposeThreshold = async (headers: Headers, yen: number) => {
+    const current = body<TSettings>(await get('/api/console/settings', headers)).data;
+    const saved = await put('withdrawal', headers, { ...current.withdrawal, second_approval_over_yen: yen });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const listed = body<{ items: TSettingProposal[] }>(await get('/api/console/settings/proposals', headers))
+      .data.items;
+    const proposal = listed.find((p) => p.key === 'withdrawal');
+    if (!proposal) throw new Error('no proposal');
+    return proposal;
+  };
+
+  it('can be confirmed until PROPOSAL_EXPIRY_HOURS after it was made, not from then on', async () => {
+    expect(PROPOSAL_EXPIRY_HOURS).toBe(24);
+    const { proposer, second } = await admins();
+    const early = await proposeThreshold(proposer.headers, 7_000_000);
+    const madeAt = t.clock.now();
+    expect(early).toMatchObject({
+      proposed_at: madeAt.toISOString(),
+      expires_at: new Date(madeAt.getTime() + 24 * HOUR).toISOString(),
+      expired: false,
+    });
+    t.clock.advance(24 * HOUR - 1);
+    const secondHeaders = await signIn(second.username);
+    expect((await proposals(secondHeaders))[0]).toMatchObject({ id: early.id, expired: false });
+    const inTime = await decide(early.id, 'confirm', secondHeaders);
+    expect(inTime.statusCode, inTime.body).toBe(200);
+    expect(body<TSettings>(inTime).data.withdrawal.second_approval_over_yen).toBe(7_000_000);
+
+    const proposerHeaders = await signIn(proposer.username);
+    const late = await proposeThreshold(proposerHeaders, 8_000_000);
+    t.clock.advance(24 * HOUR);
+    const [proposerAgain, secondAgain] = [await signIn(proposer.username), await signIn(second.username)];
+    const [listed] = await proposals(secondAgain);
+    expect(listed).toMatchObject({ id: late.id, expired: true });
+    const refused = await decide(late.id, 'confirm', secondAgain);
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused)).toMatchObject({
+      code: 1843,
+      msg: 'This proposal has expired and can no longer be confirmed. The change can be proposed again',
+    });
+    const settings = body<TSettings>(await get('/api/console/settings', secondAgain)).data;
+    expect(settings.withdrawal.second_approval_over_yen).toBe(7_000_000);
+
+    // the proposer proposes again: the expired proposal makes way, audited, and the new one can be confirmed
+    const renewed = await proposeThreshold(proposerAgain, 8_000_000);
+    expect(renewed.id).not.toBe(late.id);
+    expect(renewed.expired).toBe(false);
+    expect(await proposals(secondAgain)).toHaveLength(1);
+    const expiredEntries = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'settings.expire'));
+    expect(expiredEntries.at(-1)).toMatchObject({
+      operatorId: proposer.id,
+      targetId: 'withdrawal',
+      reason: expect.stringContaining(
+        `proposal ${String(late.id)} by operator ${String(proposer.id)} expired`,
+      ) as unknown,
+    });
+    const confirmed = await decide(renewed.id, 'confirm', secondAgain);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(body<TSettings>(confirmed).data.withdrawal.second_approval_over_yen).toBe(8_000_000);
+  });
+
+  it('can still be withdrawn once expired, and a pending one still blocks a new proposal', async () => {
+    const { proposer, second } = await admins();
+    const waiting = await proposeThreshold(proposer.headers, 9_000_000);
+    const blocked = await put('withdrawal', second.headers, {
+      ...body<TSettings>(await get('/api/console/settings', second.headers)).data.withdrawal,
+      second_approval_over_yen: 9_500_000,
+    });
+    expect(body(blocked)).toMatchObject({ code: 1840 });
+    t.clock.advance(25 * HOUR);
+    const headers = await signIn(second.username);
+    const cancelled = await decide(waiting.id, 'cancel', headers);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(body(cancelled).data).toEqual({ items: [] });
   });
 });
 

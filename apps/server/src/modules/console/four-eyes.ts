@@ -22,8 +22,20 @@ import type { AdminDeps } from './operators.js';
  * withdrawals and the firm's deposit bank account. Saving a change to them does not make it take effect: it
  * stores a proposal (one per part, in the settings table under `proposal:<part>`), which a different
  * administrator confirms, or either cancels. Every step is audited; the proposal's id is the id of the audit
- * entry that recorded it.
+ * entry that recorded it. A proposal not confirmed within PROPOSAL_EXPIRY_HOURS expires (ADR 0049): it can
+ * then only be withdrawn, and a new proposal of the same part replaces it.
  */
+
+/** How long a proposal may wait for the second administrator (ADR 0049). */
+export const PROPOSAL_EXPIRY_HOURS = 24;
+const PROPOSAL_EXPIRY_MS = PROPOSAL_EXPIRY_HOURS * 60 * 60_000;
+
+/** When a proposal made at `proposedAt` expires: from that instant on it can no longer be confirmed. */
+export function proposalExpiresAt(proposedAt: string): Date {
+  return new Date(new Date(proposedAt).getTime() + PROPOSAL_EXPIRY_MS);
+}
+const isExpired = (stored: { proposed_at: string }, now: Date) =>
+  proposalExpiresAt(stored.proposed_at).getTime() <= now.getTime();
 
 /** The fields of each part that need a second administrator; the rest of the part takes effect at once. */
 const GUARDED = {
@@ -75,7 +87,10 @@ export function splitFourEyes<T extends object>(
   return { effective, proposed: JSON.stringify(inForce) === JSON.stringify(proposed) ? null : proposed };
 }
 
-/** Records a proposal; SETTING_PROPOSAL_PENDING when one for this part already waits. */
+/**
+ * Records a proposal; SETTING_PROPOSAL_PENDING when one for this part already waits. An expired one does
+ * not wait: it is removed (audited `settings.expire`) and the new one takes its place.
+ */
 export async function propose(
   tx: Tx,
   deps: AdminDeps,
@@ -84,6 +99,19 @@ export async function propose(
   proposed: Record<string, unknown>,
 ): Promise<number> {
   const at = deps.clock.now();
+  const stale = (await pendingRows(tx, true)).find((p) => p.key === key && isExpired(p.stored, at));
+  if (stale) {
+    await removeProposal(tx, key);
+    await audit(tx, {
+      operatorId: deps.operator.id,
+      action: 'settings.expire',
+      targetType: 'settings',
+      targetId: key,
+      reason: `proposal ${String(stale.stored.id)} by operator ${String(stale.stored.proposed_by)} expired at ${proposalExpiresAt(stale.stored.proposed_at).toISOString()}`,
+      before: stale.stored.proposed,
+      at,
+    });
+  }
   const id = await audit(tx, {
     operatorId: deps.operator.id,
     action: 'settings.propose',
@@ -123,8 +151,8 @@ async function pendingRows(db: Executor, lock: boolean): Promise<Pending[]> {
   return out;
 }
 
-/** The proposals waiting for a second administrator, with who proposed them. */
-export async function listProposals(db: Executor): Promise<TSettingProposal[]> {
+/** The proposals waiting for a second administrator, with who proposed them and whether they expired. */
+export async function listProposals(db: Executor, now: Date): Promise<TSettingProposal[]> {
   const pending = await pendingRows(db, false);
   if (pending.length === 0) return [];
   const names = await db
@@ -144,6 +172,8 @@ export async function listProposals(db: Executor): Promise<TSettingProposal[]> {
         display_name: names.find((n) => n.id === stored.proposed_by)?.name ?? '',
       },
       proposed_at: stored.proposed_at,
+      expires_at: proposalExpiresAt(stored.proposed_at).toISOString(),
+      expired: isExpired(stored, now),
     };
     return key === 'withdrawal'
       ? { ...common, key, proposed: ZWithdrawalThreshold.parse(stored.proposed) }
@@ -174,8 +204,9 @@ export async function confirmProposal(
 ): Promise<{ key: FourEyesKey; before: TSettings[FourEyesKey]; after: TSettings[FourEyesKey] }> {
   const { key, stored } = await lockedProposal(tx, id);
   if (stored.proposed_by === deps.operator.id) throw new AppError('SETTING_PROPOSAL_OWN');
-  const current = await loadSettings(tx, config);
   const at = deps.clock.now();
+  if (isExpired(stored, at)) throw new AppError('SETTING_PROPOSAL_EXPIRED');
+  const current = await loadSettings(tx, config);
   const next = { ...current[key], ...PROPOSED[key].parse(stored.proposed) };
   const { before, after } = await storeSetting(tx, config, key, next, deps.operator.id, at);
   await removeProposal(tx, key);
@@ -192,7 +223,7 @@ export async function confirmProposal(
   return { key, before, after };
 }
 
-/** Either administrator (the proposer or another) cancels a proposal; nothing takes effect. */
+/** Either administrator (the proposer or another) cancels a proposal, expired or not; nothing takes effect. */
 export async function cancelProposal(tx: Tx, deps: AdminDeps, id: number): Promise<void> {
   const { key, stored } = await lockedProposal(tx, id);
   await removeProposal(tx, key);

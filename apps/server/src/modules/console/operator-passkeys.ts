@@ -14,11 +14,13 @@ import {
 } from '../passkeys/passkeys.js';
 import type { SessionPolicy } from '../auth/sessions.js';
 import { audit } from './audit.js';
+import { requireOperatorStepUp } from './operator-step-up.js';
 import { openOperatorSession, type OperatorPrincipal, type OperatorRow } from './operators.js';
 
 /**
  * Operators' passkeys for the console (issue 22, ADR 0033): the customers' WebAuthn code and tables with an
- * operator as the subject. Every registration, rename, removal and passkey sign-in is audited.
+ * operator as the subject. Every registration, rename, removal and passkey sign-in is audited. Adding and
+ * removing a passkey need a fresh step-up (operator-step-up.ts, ADR 0049), spent in the action's transaction.
  */
 
 const subjectOf = (operator: OperatorPrincipal) => ({ kind: 'operator' as const, id: operator.id });
@@ -41,7 +43,10 @@ export async function registerOperatorPasskey(
   credential: RegistrationResponseJSON,
   name: string | undefined,
   locale: Locale,
+  stepUpToken: string | undefined,
 ): Promise<TPasskey> {
+  // refused before the browser's credential is looked at: without a step-up nothing is verified or spent
+  if (stepUpToken === undefined) throw new AppError('OPERATOR_STEP_UP_REQUIRED');
   const row = await storeNewPasskey(
     deps,
     subjectOf(operator),
@@ -49,12 +54,18 @@ export async function registerOperatorPasskey(
     name,
     locale,
     async (tx, inserted) => {
+      const steppedUpBy = await requireOperatorStepUp(
+        { db: tx, clock: deps.clock },
+        operator.id,
+        { action: 'add_passkey' },
+        stepUpToken,
+      );
       await audit(tx, {
         operatorId: operator.id,
         action: 'operator.passkey_add',
         targetType: 'passkey',
         targetId: inserted.id,
-        after: { name: inserted.name, operator_id: operator.id },
+        after: { name: inserted.name, operator_id: operator.id, step_up: steppedUpBy },
         at: deps.clock.now(),
       });
     },
@@ -94,13 +105,14 @@ export async function renameOperatorPasskey(
 }
 
 /**
- * Removes one of the operator's passkeys. An administrator keeps at least one: otherwise a stolen session
- * could take the passkey away and let the password alone in again.
+ * Removes one of the operator's passkeys, after a step-up naming it. An administrator keeps at least one:
+ * otherwise a stolen session could take the passkey away and let the password alone in again.
  */
 export async function removeOperatorPasskey(
   deps: PasskeyDeps,
   operator: OperatorPrincipal,
   id: number,
+  stepUpToken: string | undefined,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     // the operator's row is locked so that two removals at once cannot both leave the other
@@ -109,6 +121,12 @@ export async function removeOperatorPasskey(
     const target = own.find((p) => p.id === id);
     if (!me || !target) throw new AppError('PASSKEY_NOT_FOUND');
     if (me.role === 'administrator' && own.length === 1) throw new AppError('OPERATOR_PASSKEY_LAST');
+    const steppedUpBy = await requireOperatorStepUp(
+      { db: tx, clock: deps.clock },
+      operator.id,
+      { action: 'remove_passkey', passkey_id: id },
+      stepUpToken,
+    );
     await tx.delete(passkeys).where(eq(passkeys.id, id));
     await audit(tx, {
       operatorId: operator.id,
@@ -116,6 +134,7 @@ export async function removeOperatorPasskey(
       targetType: 'passkey',
       targetId: id,
       before: { name: target.name, operator_id: operator.id },
+      after: { step_up: steppedUpBy },
       at: deps.clock.now(),
     });
   });

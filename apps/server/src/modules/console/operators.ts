@@ -119,26 +119,34 @@ export async function operatorLogin(
     throw new AppError('OPERATOR_PASSKEY_SIGN_IN');
   }
   if (!(await verifyPassword(row.passwordHash, password))) {
-    const lockedUntil = new Date(now.getTime() + deps.lockMinutes * 60_000);
-    await db
-      .update(operators)
-      .set({
-        failedLogins: sql`case when ${operators.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then 0 else ${operators.failedLogins} + 1 end`,
-        lockedUntil: sql`case when ${operators.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then ${lockedUntil.toISOString()}::timestamptz else ${operators.lockedUntil} end`,
-      })
-      .where(eq(operators.id, row.id));
-    await audit(db, {
-      operatorId: row.id,
-      action: 'operator.login_failed',
-      targetType: 'operator',
-      targetId: row.id,
-      at: now,
-    });
+    await countOperatorPasswordFailure(deps, row.id, 'operator.login_failed');
     throw new AppError('OPERATOR_LOGIN_FAILED');
   }
   await db.update(operators).set({ failedLogins: 0, lockedUntil: null }).where(eq(operators.id, row.id));
   const { token, expiresAt } = await openOperatorSession(deps, row.id, 'operator.login');
   return { token, expiresAt, operator: { ...row, failedLogins: 0, lockedUntil: null } };
+}
+
+/**
+ * A wrong operator password (at sign-in, or at a console step-up, ADR 0049): counts toward the lockout of
+ * LOGIN_MAX_FAILURES in a row, and is audited under `action`.
+ */
+export async function countOperatorPasswordFailure(
+  deps: Pick<OperatorAuthDeps, 'db' | 'clock' | 'lockMinutes'>,
+  operatorId: number,
+  action: 'operator.login_failed' | 'operator.step_up_failed',
+): Promise<void> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const lockedUntil = new Date(now.getTime() + deps.lockMinutes * 60_000);
+  await db
+    .update(operators)
+    .set({
+      failedLogins: sql`case when ${operators.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then 0 else ${operators.failedLogins} + 1 end`,
+      lockedUntil: sql`case when ${operators.failedLogins} + 1 >= ${LOGIN_MAX_FAILURES} then ${lockedUntil.toISOString()}::timestamptz else ${operators.lockedUntil} end`,
+    })
+    .where(eq(operators.id, operatorId));
+  await audit(db, { operatorId, action, targetType: 'operator', targetId: operatorId, at: now });
 }
 
 export async function operatorHasPasskey(db: Executor, operatorId: number): Promise<boolean> {

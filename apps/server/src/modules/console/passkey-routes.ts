@@ -1,13 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
+  ZConsolePasskeyCreate,
+  ZConsoleStepUpGranted,
+  ZConsoleStepUpPassword,
+  ZConsoleStepUpRequest,
+  ZConsoleStepUpVerify,
   ZEmpty,
   ZOperatorLoginResponse,
   ZPasskey,
-  ZPasskeyCreate,
   ZPasskeyList,
   ZPasskeyLogin,
   ZPasskeyParams,
+  ZPasskeyRemove,
   ZPasskeyRename,
   ZWebAuthnOptionsResponse,
   envelope,
@@ -15,6 +20,7 @@ import {
 import { operatorOf, requireOperatorOwnPasskeys } from '../../plugins/operator-auth.js';
 import { ok } from '../../plugins/reply.js';
 import * as keys from './operator-passkeys.js';
+import * as stepUp from './operator-step-up.js';
 import { operatorView } from './operators.js';
 
 // the contract checks the browser's JSON for its outer shape; SimpleWebAuthn checks the rest (ADR 0031)
@@ -52,7 +58,7 @@ export const consolePasskeyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: strict,
       onRequest: own,
-      schema: { tags, body: ZPasskeyCreate, response: { 200: envelope(ZPasskey) } },
+      schema: { tags, body: ZConsolePasskeyCreate, response: { 200: envelope(ZPasskey) } },
     },
     async (request) =>
       ok(
@@ -63,6 +69,7 @@ export const consolePasskeyRoutes: FastifyPluginAsyncZod = async (app) => {
           asRegistration(request.body.credential),
           request.body.name,
           request.locale,
+          request.body.step_up_token,
         ),
       ),
   );
@@ -85,12 +92,65 @@ export const consolePasskeyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: strict,
       onRequest: own,
-      schema: { tags, params: ZPasskeyParams, response: { 200: envelope(ZEmpty) } },
+      schema: { tags, params: ZPasskeyParams, body: ZPasskeyRemove, response: { 200: envelope(ZEmpty) } },
     },
     async (request) => {
-      await keys.removeOperatorPasskey(app.ctx, operatorOf(request), request.params.id);
+      await keys.removeOperatorPasskey(
+        app.ctx,
+        operatorOf(request),
+        request.params.id,
+        request.body.step_up_token,
+      );
       return ok(request, {});
     },
+  );
+
+  // the fresh proof of presence that adding or removing a passkey needs (ADR 0049)
+  app.post(
+    '/step-up/options',
+    {
+      config: strict,
+      onRequest: own,
+      schema: { tags, body: ZConsoleStepUpRequest, response: { 200: envelope(ZWebAuthnOptionsResponse) } },
+    },
+    async (request) =>
+      ok(request, {
+        options: { ...(await stepUp.operatorStepUpOptions(app.ctx, operatorOf(request), request.body)) },
+      }),
+  );
+
+  app.post(
+    '/step-up/verify',
+    {
+      config: strict,
+      onRequest: own,
+      schema: { tags, body: ZConsoleStepUpVerify, response: { 200: envelope(ZConsoleStepUpGranted) } },
+    },
+    async (request) =>
+      ok(
+        request,
+        await stepUp.verifyOperatorStepUp(app.ctx, operatorOf(request), asAssertion(request.body.credential)),
+      ),
+  );
+
+  app.post(
+    '/step-up/password',
+    {
+      config: strict,
+      onRequest: own,
+      schema: { tags, body: ZConsoleStepUpPassword, response: { 200: envelope(ZConsoleStepUpGranted) } },
+    },
+    async (request) =>
+      ok(
+        request,
+        await stepUp.operatorPasswordStepUp(
+          app.ctx,
+          operatorOf(request),
+          request.body.request,
+          request.body.password,
+          request.locale,
+        ),
+      ),
   );
 
   app.post(

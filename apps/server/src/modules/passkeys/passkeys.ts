@@ -94,7 +94,7 @@ const expiry = (clock: Clock, minutes: number) => new Date(clock.now().getTime()
 const CHALLENGE_KEPT_MS = 60 * 60_000;
 const CHALLENGE_SWEEP = 50;
 
-async function storeChallenge(
+export async function storeChallenge(
   deps: PasskeyDeps,
   values: {
     subject: SubjectKind;
@@ -103,7 +103,8 @@ async function storeChallenge(
     purpose: 'register' | 'login' | 'step_up';
     challenge: string;
   } & Partial<{
-    action: StepUpAction;
+    /** a customer's StepUpAction, or an operator's ConsoleStepUpAction (ADR 0049) */
+    action: string;
     details: string;
   }>,
 ) {
@@ -133,7 +134,7 @@ async function storeChallenge(
  * Marks the challenge the browser signed as answered, once: a second answer (a replay), an expired or
  * unknown challenge, or one of another purpose or user is refused.
  */
-async function takeChallenge(
+export async function takeChallenge(
   deps: Pick<PasskeyDeps, 'db' | 'clock'>,
   clientDataJSON: string,
   purpose: 'register' | 'login' | 'step_up',
@@ -374,7 +375,7 @@ export async function removePasskey(deps: PasskeyDeps, userId: number, id: numbe
 // ---------------------------------------------------------------- assertions (sign-in and step-up)
 
 /** Checks an assertion against the stored passkey it names, and records its use. */
-async function verifyAssertion(
+export async function verifyAssertion(
   deps: PasskeyDeps,
   credential: AuthenticationResponseJSON,
   expectedChallenge: string,
