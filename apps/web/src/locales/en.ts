@@ -103,6 +103,7 @@ export const en = {
     withdrawalLink: 'Withdraw',
     customerServiceLink: 'Customer service',
     banners: 'News and campaigns',
+    bannersNone: 'There are no news items or campaigns right now.',
   },
   market: {
     simulated: 'Simulated prices',

@@ -101,6 +101,7 @@ export const es = {
     withdrawalLink: 'Retirar fondos',
     customerServiceLink: 'Atención al cliente',
     banners: 'Novedades y campañas',
+    bannersNone: 'En este momento no hay novedades ni campañas.',
   },
   market: {
     simulated: 'Precios simulados',

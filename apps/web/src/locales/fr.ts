@@ -104,6 +104,7 @@ export const fr = {
     withdrawalLink: 'Retirer',
     customerServiceLink: 'Service client',
     banners: 'Actualités et offres',
+    bannersNone: 'Aucune actualité ni offre pour le moment.',
   },
   market: {
     simulated: 'Cours simulés',

@@ -99,6 +99,7 @@ export const ja = {
     withdrawalLink: '出金',
     customerServiceLink: 'カスタマーサポート',
     banners: 'お知らせ・キャンペーン',
+    bannersNone: '現在ご案内中のお知らせ・キャンペーンはありません。',
   },
   market: {
     simulated: 'シミュレーション価格',

@@ -97,6 +97,7 @@ export const zhHans = {
     withdrawalLink: '出金',
     customerServiceLink: '在线客服',
     banners: '公告与活动',
+    bannersNone: '目前没有公告或活动。',
   },
   market: {
     simulated: '模拟价格',

@@ -97,6 +97,7 @@ export const zhHant = {
     withdrawalLink: '出金',
     customerServiceLink: '線上客服',
     banners: '公告與活動',
+    bannersNone: '目前沒有公告或活動。',
   },
   market: {
     simulated: '模擬價格',

@@ -40,16 +40,27 @@ function bannerTarget(link: string): { href: string; open: () => void } {
 /**
  * The home page's banners (ADR 0041) in the kit's Swiper: autoplay with an indicator, still when the reader
  * prefers reduced motion; each slide a link named by its title and its picture's alternative text. The slot
- * has a fixed 5:2 shape from the first paint (while the list loads too), so nothing below it moves.
+ * has a fixed 5:2 shape from the first paint (while the list loads too), and keeps it when no banner is live
+ * (a quiet panel that says so) or the list could not be fetched (empty), so nothing below it ever moves
+ * (ADR 0038, 2026-11-26 night).
  */
 export function HomeBanners() {
   const { t } = useTranslation();
-  const { data, isPending } = useBanners();
+  const { data, isPending, isError } = useBanners();
   const reducedMotion = usePrefersReducedMotion();
   const items = data?.items ?? [];
-  if (!isPending && items.length === 0) return null;
   return (
-    <section className="home-banners" aria-label={t('home.banners')} data-testid="home-banners">
+    <section
+      className="home-banners"
+      aria-label={t('home.banners')}
+      aria-busy={isPending}
+      data-testid="home-banners"
+    >
+      {!isPending && !isError && items.length === 0 && (
+        <p className="home-banners__none" data-testid="home-banners-none">
+          {t('home.bannersNone')}
+        </p>
+      )}
       {items.length > 0 && (
         <Swiper
           autoplay={!reducedMotion && items.length > 1}

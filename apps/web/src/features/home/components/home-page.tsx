@@ -1,5 +1,5 @@
 import type { TUserInfo } from '@kabuto/contract';
-import { useQuery } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { IndexCards } from '@/domains/market/index-cards';
@@ -11,11 +11,16 @@ import { formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { ordersUrl, PAGE_PATHS, TAB_PATHS, webviewUrl } from '@/shared/navigation/routes';
+import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { bannersQuery } from '../api/banners';
 import { HomeBanners } from './home-banners';
+
+/** The hot stocks' list: the ten with the largest turnover. */
+const HOT_STOCKS = { sort: 'turnover', limit: 10 } as const;
 
 /**
  * /pages/index/index, led as Japanese broker apps lead it by the account summary (logged in): then the
@@ -24,15 +29,49 @@ import { HomeBanners } from './home-banners';
  */
 export function HomePage() {
   const { t } = useTranslation();
-  const { userInfo, loggedIn } = useUserInfo();
+  const { userInfo, loggedIn, isPending, fetchStatus } = useUserInfo();
+  const viewer = useViewer();
+  const lang = useSession((s) => s.lang);
+  // What waits below the summary is fetched at once, not after the wait.
+  usePrefetchQuery(bannersQuery(lang));
+  usePrefetchQuery(marketListQuery(viewer, HOT_STOCKS));
   const unverified = loggedIn && userInfo !== null && userInfo.real_name_status !== 'verified';
+  /*
+   * Signed in with no copy of the user's info yet (none stored): whether the real-name prompt shows is not
+   * known, so the prompt and everything below it are drawn together once the server has answered (or failed
+   * to), under the summary that already holds its place. Drawn before, they would be pushed down by the prompt
+   * (ADR 0038, 2026-11-26 night). With a stored copy (the usual return to the app) nothing waits.
+   */
+  const waiting = loggedIn && userInfo === null && isPending && fetchStatus !== 'idle';
   return (
     <>
       <h2 className="page-heading">{t('home.greeting')}</h2>
       <NoticeBar content={t('home.demoNotice')} color="info" wrap />
       {/* while the figures load, the summary keeps its place (with dashes), so nothing below it moves */}
       {loggedIn && <AccountSummary info={userInfo} />}
-      {unverified && (
+      {waiting ? (
+        <PageLoading />
+      ) : (
+        <HomeBody loggedIn={loggedIn} userInfo={userInfo} unverified={unverified} />
+      )}
+    </>
+  );
+}
+
+/** The home page under the account summary: the real-name prompt while unverified, then the rest. */
+function HomeBody({
+  loggedIn,
+  userInfo,
+  unverified,
+}: {
+  loggedIn: boolean;
+  userInfo: TUserInfo | null;
+  unverified: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {unverified && userInfo !== null && (
         <section className="notice-card" role="status" data-testid="real-name-prompt">
           <h2>{t('home.realNameTitle')}</h2>
           <p>
@@ -131,7 +170,7 @@ const FSA_COUNSELLING = 'https://www.fsa.go.jp/receipt/soudansitu/';
 function HotStocks() {
   const { t } = useTranslation();
   const viewer = useViewer();
-  const { data, isPending } = useQuery(marketListQuery(viewer, { sort: 'turnover', limit: 10 }));
+  const { data, isPending } = useQuery(marketListQuery(viewer, HOT_STOCKS));
   return (
     <section className="home-section" aria-labelledby="hot-stocks-title">
       <div className="home-section__head">
