@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { route, useLanguage } from './support/app.js';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { route, useLanguage, type Envelope } from './support/app.js';
+import { businessDay } from './support/calendar.js';
 
 /**
  * The market screens against the built server (MARKET_CLOCK=always-open, DEMO_MODE=true): indices and
@@ -8,6 +9,29 @@ import { route, useLanguage } from './support/app.js';
  */
 const DEMO_PHONE = '09000000001';
 const DEMO_PASSWORD = 'demo1234';
+
+/**
+ * Moves the server's clock on, if need be, to 10:00 in Tokyo on a business day followed by another one. Flows
+ * run earlier on the same server move its clock across days (dividends, IPOs, loans); the always-open clock
+ * stretches a session up to the next business day, so a Friday's or a holiday eve's runs several times slower,
+ * and the live-price check below then waited in vain (a CI run left the clock on a Saturday in January).
+ */
+async function onOrdinaryDay(request: APIRequestContext): Promise<void> {
+  const clock = async (ms: number) => {
+    const res = await request.post('/api/clock/advance', { data: { ms } });
+    const body = (await res.json()) as Envelope<{ now: string }>;
+    expect(body.code).toBe(1);
+    return new Date(body.data.now);
+  };
+  const now = await clock(0);
+  const today = new Date(now.getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
+  const nextDay = (date: string) =>
+    new Date(new Date(`${date}T00:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
+  let day = businessDay(today);
+  while (businessDay(day, 1) !== nextDay(day)) day = businessDay(day, 1);
+  if (day === today) return;
+  await clock(new Date(`${day}T10:00:00+09:00`).getTime() - now.getTime());
+}
 
 async function loginAsDemo(page: Page) {
   await page.goto(route('/subPackages/login/login'));
@@ -51,6 +75,7 @@ test('market tab, search, stock detail with every chart period, watchlist and li
   page,
 }) => {
   test.setTimeout(120_000);
+  await onOrdinaryDay(page.request);
   await useLanguage(page, 'en');
   await loginAsDemo(page);
 
