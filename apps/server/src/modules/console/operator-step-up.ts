@@ -17,11 +17,10 @@ import { newToken, sha256Hex } from '../../lib/tokens.js';
 import {
   CHALLENGE_MINUTES,
   STEP_UP_MINUTES,
+  grantStepUp,
   listOwnPasskeys,
   relyingParty,
   storeChallenge,
-  takeChallenge,
-  verifyAssertion,
   type PasskeyDeps,
   type Subject,
 } from '../passkeys/passkeys.js';
@@ -76,20 +75,8 @@ export async function verifyOperatorStepUp(
   operator: OperatorPrincipal,
   credential: AuthenticationResponseJSON,
 ): Promise<TConsoleStepUpGranted> {
-  const subject = subjectOf(operator);
-  const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'step_up', subject);
-  await verifyAssertion(deps, credential, challenge.challenge, subject);
-  const token = newToken();
-  const until = expiresAt(deps.clock);
-  await deps.db
-    .update(webauthnChallenges)
-    .set({ tokenHash: sha256Hex(token), expiresAt: until })
-    .where(eq(webauthnChallenges.id, challenge.id));
-  return {
-    step_up_token: token,
-    action: challenge.action as ConsoleStepUpAction,
-    expires_at: until.toISOString(),
-  };
+  const granted = await grantStepUp(deps, subjectOf(operator), credential);
+  return { ...granted, action: granted.action as ConsoleStepUpAction };
 }
 
 /**

@@ -473,13 +473,16 @@ export async function stepUpOptions(
   return options;
 }
 
-/** Verifies a step-up assertion; answers a token for that one action, valid for minutes. */
-export async function verifyStepUp(
+/**
+ * Verifies a step-up assertion of a customer's or an operator's passkey and grants the token for the
+ * challenge's action (stored hashed on the challenge's row), valid STEP_UP_MINUTES. The caller narrows the
+ * action to its own kind.
+ */
+export async function grantStepUp(
   deps: PasskeyDeps,
-  userId: number,
+  subject: Subject,
   credential: AuthenticationResponseJSON,
-): Promise<{ step_up_token: string; action: StepUpAction; expires_at: string }> {
-  const subject: Subject = { kind: 'user', id: userId };
+): Promise<{ step_up_token: string; action: string | null; expires_at: string }> {
   const challenge = await takeChallenge(deps, credential.response.clientDataJSON, 'step_up', subject);
   await verifyAssertion(deps, credential, challenge.challenge, subject);
   const token = newToken();
@@ -488,11 +491,17 @@ export async function verifyStepUp(
     .update(webauthnChallenges)
     .set({ tokenHash: sha256Hex(token), expiresAt })
     .where(eq(webauthnChallenges.id, challenge.id));
-  return {
-    step_up_token: token,
-    action: challenge.action as StepUpAction,
-    expires_at: expiresAt.toISOString(),
-  };
+  return { step_up_token: token, action: challenge.action, expires_at: expiresAt.toISOString() };
+}
+
+/** Verifies a customer's step-up assertion; answers a token for that one action, valid for minutes. */
+export async function verifyStepUp(
+  deps: PasskeyDeps,
+  userId: number,
+  credential: AuthenticationResponseJSON,
+): Promise<{ step_up_token: string; action: StepUpAction; expires_at: string }> {
+  const granted = await grantStepUp(deps, { kind: 'user', id: userId }, credential);
+  return { ...granted, action: granted.action as StepUpAction };
 }
 
 /**
