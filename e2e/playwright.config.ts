@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
@@ -16,6 +17,11 @@ import { splitByDuration, type Durations } from './support/split.js';
  * seeded administrator's password. The spec files are spread over the projects by their recorded durations
  * (e2e/durations.json, support/split.ts); a spec file not recorded there still runs, on some server. A flow
  * reads its server's port and data folder from its project (support/app.ts, `currentServer()`).
+ *
+ * With REDIS_URL set (CI sets it), every server uses that Redis under a prefix of its own (REDIS_PREFIX, from
+ * its data folder): servers of one run, and of two runs on one machine, are separate deployments. Sharing the
+ * default prefix made them one cluster with one market leader, so a server whose clock a flow had moved was
+ * sent another server's ticks, stamped with that server's time, and its pages kept the newer quote they had.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const firstPort = Number(process.env['E2E_PORT'] ?? 8181);
@@ -105,6 +111,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: folder,
       DATABASE_URL: '',
+      REDIS_PREFIX: `kabuto-e2e-${createHash('sha256').update(folder).digest('hex').slice(0, 16)}:`,
       LOG_LEVEL: 'warn',
       DEMO_MODE: 'true',
       MARKET_CLOCK: 'always-open',
