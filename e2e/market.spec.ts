@@ -13,8 +13,9 @@ const DEMO_PASSWORD = 'demo1234';
 /**
  * Moves the server's clock on, if need be, to 10:00 in Tokyo on a business day followed by another one. Flows
  * run earlier on the same server move its clock across days (dividends, IPOs, loans); the always-open clock
- * stretches a session up to the next business day, so a Friday's or a holiday eve's runs several times slower,
- * and the live-price check below then waited in vain (a CI run left the clock on a Saturday in January).
+ * stretches a session up to the next business day, so a Friday's or a holiday eve's runs several times slower
+ * and the live-price check below has fewer moves to see. (Its two CI failures had another cause: both e2e
+ * servers shared one Redis prefix, ADR 0045's amendment.)
  */
 async function onOrdinaryDay(request: APIRequestContext): Promise<void> {
   const clock = async (ms: number) => {

@@ -139,8 +139,8 @@ await parallelSteps([
 const postgresOnly = '**/*.postgres.test.ts';
 // The server's test files share one module registry per worker (`--no-isolate`, ADR 0051): each builds its own
 // app on its own database, and re-importing the server for every file made each pass nearly twice as long
-// (the same 115 files: 478 s isolated, 257 s shared). The front ends' and the tools' files keep a fresh registry each
-// (happy-dom's document must not carry over from one file to the next).
+// (the same 115 files: 478 s isolated, 257 s shared). The front ends' and the tools' files keep a fresh
+// registry each (happy-dom's document must not carry over from one file to the next).
 step(
   'server tests (PGlite)',
   'npx',
