@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { route, useLanguage, type Envelope } from './support/app.js';
+import { route, useLanguage } from './support/app.js';
 import { businessDay } from './support/calendar.js';
+import { advance, serverNow } from './support/ipo.js';
 
 /**
  * The market screens against the built server (MARKET_CLOCK=always-open, DEMO_MODE=true): indices and
@@ -18,20 +19,14 @@ const DEMO_PASSWORD = 'demo1234';
  * servers shared one Redis prefix, ADR 0045's amendment.)
  */
 async function onOrdinaryDay(request: APIRequestContext): Promise<void> {
-  const clock = async (ms: number) => {
-    const res = await request.post('/api/clock/advance', { data: { ms } });
-    const body = (await res.json()) as Envelope<{ now: string }>;
-    expect(body.code).toBe(1);
-    return new Date(body.data.now);
-  };
-  const now = await clock(0);
+  const now = await serverNow(request);
   const today = new Date(now.getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
   const nextDay = (date: string) =>
     new Date(new Date(`${date}T00:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
   let day = businessDay(today);
   while (businessDay(day, 1) !== nextDay(day)) day = businessDay(day, 1);
   if (day === today) return;
-  await clock(new Date(`${day}T10:00:00+09:00`).getTime() - now.getTime());
+  await advance(request, new Date(`${day}T10:00:00+09:00`).getTime() - now.getTime());
 }
 
 async function loginAsDemo(page: Page) {
