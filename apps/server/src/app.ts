@@ -41,6 +41,7 @@ import { ledgerRoutes } from './modules/ledger/routes.js';
 import { taxRoutes } from './modules/tax/routes.js';
 import { SessionCache, resolveSession, type Revocation } from './modules/auth/sessions.js';
 import { MARKET_CHANNEL, MAX_BUFFERED_BYTES, RealtimeHub } from './realtime/hub.js';
+import { DeploymentClaim, deploymentId, type DeploymentConflictError } from './realtime/deployment.js';
 import { RedisLeader, SoleLeader } from './realtime/leader.js';
 import { LocalPubSub, RedisPubSub, type PubSub } from './realtime/pubsub.js';
 import { realtimeRoutes } from './realtime/routes.js';
@@ -143,6 +144,13 @@ export interface BuildOptions {
   checkResponses?: boolean;
   /** Told which routes' answers are serialised compiled and which by zod (and why), as they are registered. */
   onSerializerPlan?: (plan: SerializerPlan) => void;
+  /**
+   * Told when, running, this process finds its Redis prefix claimed by another deployment (ADR 0052): the
+   * process must stop (main.ts exits). By default the app closes itself.
+   */
+  onDeploymentConflict?: (error: DeploymentConflictError) => void;
+  /** The claim's time-to-live and renewal period (default 30 s and 10 s; tests shorten them). */
+  deploymentClaim?: { ttlMs: number; everyMs: number };
 }
 
 /** Where processes announce revoked sessions to each other (ADR 0014). */
@@ -398,6 +406,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   realtime.runWhileLeader(matcher);
 
   let stopHearingRevocations: (() => Promise<void>) | undefined;
+  let deploymentClaim: DeploymentClaim | undefined;
   let stopHearingAdjustments: (() => Promise<void>) | undefined;
   let stopHearingListings: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
@@ -410,6 +419,23 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       },
       'response serializers',
     );
+    if (redis) {
+      // before hearing or telling anything under the prefix: it must be this deployment's (ADR 0052)
+      const claim = new DeploymentClaim(
+        redis.client,
+        config.REDIS_PREFIX,
+        await deploymentId(options.database.db),
+        (error) => {
+          app.log.fatal({ prefix: error.prefix, other: error.theirs }, error.message);
+          if (options.onDeploymentConflict) options.onDeploymentConflict(error);
+          else void app.close();
+        },
+        options.deploymentClaim?.ttlMs,
+        options.deploymentClaim?.everyMs,
+      );
+      await claim.start();
+      deploymentClaim = claim;
+    }
     stopHearingRevocations = await pubsub.subscribe(SESSIONS_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
       if (revocation) endHere(revocation);
@@ -439,6 +465,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await stopHearingAdjustments?.();
     await stopHearingListings?.();
     await realtime.stop();
+    await deploymentClaim?.stop();
     await pubsub.close();
     if (app.ctx.uploads instanceof S3UploadStore) app.ctx.uploads.close();
   });

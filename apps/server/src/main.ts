@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { templatesFolder } from './db/template.js';
+import { DeploymentConflictError } from './realtime/deployment.js';
 import { OffsetClock, systemClock } from './lib/clock.js';
 import { seedDemo } from './seed.js';
 import { BOOTSTRAP_ADMIN, ensureBootstrapAdmin } from './modules/console/operators.js';
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
     config,
     database,
     clock: config.CLOCK_CONTROL ? new OffsetClock() : systemClock,
+    // another deployment took this one's Redis prefix while it ran (logged as fatal): stop (ADR 0052)
+    onDeploymentConflict: () => {
+      shutdown('deployment conflict', 1);
+    },
   });
   phase('build app');
   const seed = config.DEMO_MODE
@@ -57,19 +62,19 @@ async function main(): Promise<void> {
   phase('operator');
 
   let closing = false;
-  const shutdown = (signal: string) => {
+  function shutdown(signal: string, code = 0): void {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
       .then(() => database.close())
-      .then(() => process.exit(0))
+      .then(() => process.exit(code))
       .catch((error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       });
-  };
+  }
   process.on('SIGINT', () => {
     shutdown('SIGINT');
   });
@@ -77,7 +82,15 @@ async function main(): Promise<void> {
     shutdown('SIGTERM');
   });
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    if (!(error instanceof DeploymentConflictError)) throw error;
+    // a misconfiguration, told as one: no stack trace
+    console.error(error.message);
+    await database.close();
+    process.exit(2);
+  }
   phase('listen');
   app.log.info(
     {

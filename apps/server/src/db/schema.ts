@@ -595,6 +595,23 @@ export const settings = pgTable('settings', {
 });
 
 /**
+ * Which deployment this database is: one row, a random id written by the first start on it (never by a
+ * migration, so that data folders copied from the build's migrated template each get their own). Every process
+ * on this database is one deployment; with Redis, the id is claimed under REDIS_PREFIX so that a second
+ * deployment on the same prefix cannot start (realtime/deployment.ts, ADR 0052).
+ */
+export const deployment = pgTable(
+  'deployment',
+  {
+    /** always true: the table holds at most one row */
+    singleton: boolean('singleton').primaryKey().default(true),
+    id: text('id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('deployment_singleton_ck', sql`${t.singleton}`)],
+);
+
+/**
  * The brokerage account (証券総合口座) opened when an account application passes review: which tax accounts
  * it has and which is the default for new cash orders. What it may do beyond cash trading (margin, short
  * selling, loans) is decided from the application's profile by the published suitability rules.

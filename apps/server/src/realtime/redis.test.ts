@@ -1,14 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.js';
+import { templatesFolder } from '../db/template.js';
 import { createTestApp, registerAndLogin } from '../test/harness.js';
 import { describeNeeding } from '../test/needs.js';
 import { TestSocket, isType } from '../test/ws-client.js';
+import { deploymentId } from './deployment.js';
 
 /**
  * Across processes, through the Redis at REDIS_URL (.ci/run requires it). Without Redis these tests
@@ -54,14 +57,34 @@ async function until<T>(probe: () => Promise<T | null | false>, timeoutMs: numbe
   }
 }
 
-async function startServer(redisUrl: string, prefix: string): Promise<{ port: number; child: ChildProcess }> {
+/**
+ * Two data folders of one deployment. Processes of one deployment share one database (ADR 0052), which two
+ * PGlite processes cannot: each gets a copy of one migrated database whose deployment id is already written,
+ * as a copy of one PostgreSQL would be.
+ */
+async function oneDeploymentTwoFolders(): Promise<[string, string]> {
+  const first = mkdtempSync(join(tmpdir(), 'kabuto-node-'));
+  const database = await openDatabase({ dataDir: join(first, 'pglite'), templates: templatesFolder });
+  await database.migrate();
+  await deploymentId(database.db);
+  await database.close();
+  const second = mkdtempSync(join(tmpdir(), 'kabuto-node-'));
+  cpSync(first, second, { recursive: true });
+  return [first, second];
+}
+
+async function startServer(
+  redisUrl: string,
+  prefix: string,
+  dataDir: string,
+): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--conditions=@kabuto/source', '--import', 'tsx', mainTs], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'kabuto-node-')),
+      DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: redisUrl,
       REDIS_PREFIX: prefix,
@@ -79,9 +102,10 @@ async function startServer(redisUrl: string, prefix: string): Promise<{ port: nu
 describeNeeding('redis', 'two server processes sharing Redis', (redisUrl) => {
   it('one produces the ticks, clients of the other receive them, and the other takes over when it stops', async () => {
     const prefix = `kabuto-test-${randomBytes(4).toString('hex')}:`;
-    const a = await startServer(redisUrl, prefix);
+    const [folderA, folderB] = await oneDeploymentTwoFolders();
+    const a = await startServer(redisUrl, prefix, folderA);
     await until(async () => (await health(a.port))?.producing === true, 10_000, 'A to produce');
-    const b = await startServer(redisUrl, prefix);
+    const b = await startServer(redisUrl, prefix, folderB);
     await new Promise((r) => setTimeout(r, 2000));
     const [ha, hb] = [await health(a.port), await health(b.port)];
     expect(ha?.pubsub).toBe('redis');

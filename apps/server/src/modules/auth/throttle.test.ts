@@ -7,6 +7,7 @@ import {
   registerAndLogin,
   type TestApp,
 } from '../../test/harness.js';
+import { buildApp } from '../../app.js';
 import { describeNeeding } from '../../test/needs.js';
 import { loginThrottles, operators, smsDailyCounts } from '../../db/schema.js';
 import { sweepThrottles, throttleSweepJob } from './throttle.js';
@@ -309,7 +310,17 @@ describeNeeding('redis', 'the rate-limit store shared across processes', (redisU
   it('counts one client across two processes on one Redis', async () => {
     const env = { AUTH_RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: redisUrl, REDIS_PREFIX: `t${Date.now()}:` };
     const a = await createTestApp(env);
-    const b = await createTestApp(env);
+    // the second process of the same deployment: same database, same prefix (ADR 0052)
+    const second = await buildApp({
+      config: a.config,
+      database: a.database,
+      clock: a.clock,
+      sms: a.sms,
+      logger: false,
+      produceTicks: false,
+    });
+    await second.ready();
+    const b: TestApp = { ...a, app: second, close: () => second.close() };
     try {
       const hit = (t: TestApp) =>
         inject(t, '/api/auth/login', { account: '', password: '', agree: true }, { ip: '203.0.113.77' });
@@ -319,8 +330,8 @@ describeNeeding('redis', 'the rate-limit store shared across processes', (redisU
       expect(third.statusCode).toBe(429);
       expect(body(third).code).toBe(429);
     } finally {
-      await a.close();
       await b.close();
+      await a.close();
     }
   });
 });
