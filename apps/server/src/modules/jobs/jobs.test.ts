@@ -54,6 +54,37 @@ describe('runOnce: a scheduled job runs exactly once per key', () => {
     expect(rows[0]?.n).toBe(1);
   });
 
+  it('hasRun remembers a yes for its database and asks again after a no', async () => {
+    // the database, counting the statements it is asked to build
+    let selects = 0;
+    const db = t.database.db;
+    const counted = new Proxy(db, {
+      get(target, prop) {
+        if (prop === 'select') selects += 1;
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    expect(await hasRun(counted, 'test.seen', 'k1')).toBe(false);
+    expect(await hasRun(counted, 'test.seen', 'k1')).toBe(false);
+    expect(selects).toBe(2);
+    await runOnce(db, 'test.seen', 'k1', AT, async () => ({}));
+    expect(await hasRun(counted, 'test.seen', 'k1')).toBe(true);
+    expect(selects).toBe(3);
+    expect(await hasRun(counted, 'test.seen', 'k1')).toBe(true);
+    expect(await hasRun(counted, 'test.seen', 'k1')).toBe(true);
+    expect(selects).toBe(3);
+    // another key, and the same key on another database, are asked
+    expect(await hasRun(counted, 'test.seen', 'k2')).toBe(false);
+    expect(selects).toBe(4);
+    const other = await createTestApp();
+    try {
+      expect(await hasRun(other.database.db, 'test.seen', 'k1')).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a failing scheduled job is logged and the others still run', async () => {
     const ran: string[] = [];
     const jobs: ScheduledJob[] = [
