@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { deployment } from '../db/schema.js';
 import type { Db } from '../db/types.js';
+import { RELEASE } from './leader.js';
 
 /**
  * One deployment per Redis prefix (ADR 0052).
@@ -34,7 +35,6 @@ if (not v) or v == ARGV[1] then
   return {1, ARGV[1], tonumber(ARGV[2])}
 end
 return {0, v, redis.call('pttl', KEYS[1])}`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export class DeploymentConflictError extends Error {
   constructor(

@@ -26,7 +26,8 @@ export class SoleLeader implements LeaderElection {
 }
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Deletes KEYS[1] only while it still holds ARGV[1]: a lease (or a claim, deployment.ts) handed back by its holder. */
+export const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** One grant of the key: it lapses `ttl - margin` after the request that won it was sent. */
 interface Lease {
