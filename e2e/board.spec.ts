@@ -3,8 +3,8 @@ import { route, useLanguage } from './support/app.js';
 
 /**
  * The stock page's order book (板) and chart indicators against the built server (MARKET_CLOCK=always-open,
- * CLOCK_CONTROL=true): a live book of ten levels a side whose prices move, and MACD and RSI panes toggled from
- * the indicator menu, the choice surviving a reload. In Japanese and in English, at 390×844.
+ * CLOCK_CONTROL=true): a live book of ten levels a side that changes without a reload, and MACD and RSI panes
+ * toggled from the indicator menu, the choice surviving a reload. In Japanese and in English, at 390×844.
  */
 const CASES = [
   {
@@ -27,7 +27,8 @@ const CASES = [
   },
 ] as const;
 
-const priceColumn = (page: Page) => page.getByTestId('order-book').locator('tbody th').allTextContents();
+/** The book as shown: every row's size and price, OVER and UNDER included. */
+const bookRows = (page: Page) => page.getByTestId('order-book').locator('tbody tr').allTextContents();
 
 for (const c of CASES) {
   test(`the live order book and the indicator panes (${c.lang})`, async ({ page }) => {
@@ -46,15 +47,17 @@ for (const c of CASES) {
     // the touch: the best ask is the last ask row, the best bid the first bid row, one tick apart or more
     await expect(book.locator('.order-book__row--touch')).toHaveCount(2);
 
-    // live: the prices move without a reload. Always-open stretches a session over a day (a virtual second is
-    // about 4.4 real ones), so a quiet stretch can hold a price for minutes: each poll moves the server's clock
-    // two minutes on (POST /api/clock/advance) and waits for the pushed book, never reloading the page.
-    const before = (await priceColumn(page)).join('|');
+    // live: the book changes without a reload. Always-open stretches a session up to the next business day (a
+    // virtual second is about 4.4 real ones, 13 on a Friday), and a day that closes at its high can hold its
+    // best quotes for a virtual half hour (7203 on 2026-11-27), so the check is the whole book, sizes included
+    // (each level's queue is drawn afresh every 3 s): each poll moves the server's clock two minutes on
+    // (POST /api/clock/advance) and waits for the pushed book, never reloading the page.
+    const before = (await bookRows(page)).join('|');
     await expect
       .poll(
         async () => {
           expect((await page.request.post('/api/clock/advance', { data: { ms: 120_000 } })).ok()).toBe(true);
-          return (await priceColumn(page)).join('|');
+          return (await bookRows(page)).join('|');
         },
         { timeout: 60_000, intervals: [2_000] },
       )
