@@ -34,6 +34,10 @@ export function startFiles(
 ): { js: string[]; css: string[] };
 export function measure(dist: string, base?: string, graph?: Record<string, ChunkLinks>): FirstLoad;
 export function webFonts(dist: string): string[];
+export function eagerCatalogues(
+  graph: Record<string, ChunkLinks>,
+  modules: Record<string, ModuleSize[]>,
+): { file: string; languages: string[] }[];
 export function verdict(jsGzip: number, target?: number, limit?: number): 'ok' | 'warn' | 'fail';
 export function report(
   result: FirstLoad,

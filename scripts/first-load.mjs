@@ -102,6 +102,36 @@ export function webFonts(dist) {
   ];
 }
 
+/** The app's own catalogues: the contract's messages and the web app's strings, one module per language. */
+const CATALOGUE = /(?:^|\/)(?:messages|locales)\/(ja|zh-Hans|zh-Hant|en|es|fr)\.ts$/;
+
+/**
+ * The chunks that load the catalogues of more than one language with them: every chunk, with the languages
+ * whose catalogue modules it reaches through static imports. A page should download the reader's language
+ * only, loaded on demand (issue 21); one static import of every catalogue (as `translate` has) made every page
+ * that read a schema beside it download all six. `modules` maps a chunk to its modules, `graph` to its links.
+ */
+export function eagerCatalogues(graph, modules) {
+  const languagesOf = new Map();
+  const reach = (file, seen) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of graph[file]?.imports ?? []) reach(next, seen);
+  };
+  for (const [file, list] of Object.entries(modules)) {
+    const languages = list.map((m) => CATALOGUE.exec(m.id)?.[1]).filter((l) => l !== undefined);
+    if (languages.length > 0) languagesOf.set(file, new Set(languages));
+  }
+  const offenders = [];
+  for (const file of Object.keys(graph)) {
+    const seen = new Set();
+    reach(file, seen);
+    const languages = new Set([...seen].flatMap((f) => [...(languagesOf.get(f) ?? [])]));
+    if (languages.size > 1) offenders.push({ file, languages: [...languages].sort() });
+  }
+  return offenders;
+}
+
 /** 'fail' above the limit, 'warn' above the target, else 'ok'. */
 export function verdict(jsGzip, target = TARGET_KIB, limit = LIMIT_KIB) {
   if (jsGzip > limit * 1024) return 'fail';
@@ -155,6 +185,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   console.log('Web fonts: none (system fonts).');
+  if (modules !== undefined) {
+    const eager = eagerCatalogues(JSON.parse(readFileSync(graphFile, 'utf8')), modules);
+    if (eager.length > 0) {
+      console.error(
+        "✗ Chunks that download the catalogues of several languages at once (only the reader's should load):",
+      );
+      for (const { file, languages } of eager) console.error(`  ${file}: ${languages.join(', ')}`);
+      process.exit(1);
+    }
+    console.log('Catalogues: every chunk loads one language at most.');
+  }
   const outcome = verdict(result.jsGzip);
   if (outcome === 'fail') {
     console.error(`✗ The first load is ${kib(result.jsGzip)}, above the hard limit of ${LIMIT_KIB} KiB.`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  eagerCatalogues,
   initialFiles,
   LIMIT_KIB,
   measure,
@@ -122,5 +123,37 @@ describe('first-load size check', () => {
     writeFileSync(join(dist, 'assets', 'noto-sans-jp.woff2'), 'x');
     writeFileSync(join(dist, 'assets', 'index.css'), '@font-face{font-family:X;src:url(x.woff2)}');
     expect(webFonts(dist)).toEqual(['noto-sans-jp.woff2', '@font-face in index.css']);
+  });
+  it('names the chunks that reach the catalogues of more than one language, and passes one per language', () => {
+    const links = (imports: string[], dynamicImports: string[] = []) => ({
+      imports,
+      dynamicImports,
+      css: [],
+    });
+    const mod = (id: string) => ({ id, bytes: 1, gzip: 1 });
+    const modules = {
+      'assets/loader.js': [mod('apps/web/src/locales/load.ts')],
+      'assets/ja.js': [mod('apps/web/src/locales/ja.ts')],
+      'assets/en.js': [mod('apps/web/src/locales/en.ts')],
+      'assets/msg-ja.js': [mod('packages/contract/src/messages/ja.ts')],
+      'assets/msg-fr.js': [mod('packages/contract/src/messages/fr.ts')],
+      'assets/opening.js': [mod('packages/contract/src/api/opening.ts')],
+      'assets/detail-page.js': [mod('apps/web/src/features/stock-detail/page.tsx')],
+      'assets/legal.js': [mod('apps/web/src/features/legal/content/en.ts')],
+    };
+    // the loader imports each language on demand; a page reaching one catalogue statically is allowed
+    const fine = {
+      'assets/loader.js': links([], ['assets/ja.js', 'assets/en.js', 'assets/msg-ja.js', 'assets/msg-fr.js']),
+      'assets/detail-page.js': links(['assets/opening.js']),
+      'assets/opening.js': links([]),
+      'assets/legal.js': links(['assets/msg-ja.js']),
+    };
+    expect(eagerCatalogues(fine, modules)).toEqual([]);
+    // a schema's module importing every catalogue: the page that reads it downloads both languages
+    const eager = { ...fine, 'assets/opening.js': links(['assets/msg-ja.js', 'assets/msg-fr.js']) };
+    expect(eagerCatalogues(eager, modules)).toEqual([
+      { file: 'assets/detail-page.js', languages: ['fr', 'ja'] },
+      { file: 'assets/opening.js', languages: ['fr', 'ja'] },
+    ]);
   });
 });

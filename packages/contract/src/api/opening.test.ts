@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translate } from '../messages/index.js';
 import {
   DEFAULT_OPENING_SETTINGS,
   PREFECTURES,
@@ -9,6 +10,7 @@ import {
   myNumberCheckDigit,
   prefectureName,
   suitability,
+  suitabilityRuleText,
   toFullWidthKatakana,
   type TApplicationProfile,
 } from './opening.js';
@@ -198,5 +200,24 @@ describe('suitability (適合性の原則) with the default rules', () => {
     expect(poor.margin.unmet).toEqual(['age_min', 'experience_stocks', 'financial_assets']);
     const strict = suitability(GOOD_PROFILE, '1985-04-01', { ...s, margin_min_assets: '5m_10m' }, today);
     expect(strict.margin).toEqual({ allowed: false, unmet: ['financial_assets'] });
+  });
+});
+
+describe("an unmet rule in the reader's words", () => {
+  it("fills in the rule's figures and band through the translator it is given", () => {
+    const en = (key: string, params?: Record<string, string | number>) => translate('en', key, params);
+    const ja = (key: string, params?: Record<string, string | number>) => translate('ja', key, params);
+    const settings = DEFAULT_OPENING_SETTINGS;
+    expect(suitabilityRuleText('financial_assets', 'margin', settings, en)).toBe(
+      'financial assets of ¥1 million or more',
+    );
+    expect(suitabilityRuleText('experience_stocks', 'margin', settings, en)).toBe(
+      'stock trading experience of at least 1 year',
+    );
+    expect(suitabilityRuleText('age_min', 'loans', settings, ja)).toContain('20');
+    // the translator decides the language: the same rule reads differently in each
+    expect(suitabilityRuleText('financial_assets', 'margin', settings, ja)).not.toBe(
+      suitabilityRuleText('financial_assets', 'margin', settings, en),
+    );
   });
 });

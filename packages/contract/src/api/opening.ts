@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Locale } from '../lang.js';
-import { translate } from '../messages/index.js';
 import { ZFullName, ZIdentity, ZUploadId } from './funds.js';
 import { ZBrokerageAccount, ZSpecificAccountChoice, type TSuitabilityVerdict } from './brokerage.js';
 
@@ -431,21 +429,25 @@ export function ruleParams(
   }
 }
 
-/** One unmet rule as the reader's language states it, its figures filled in (`opening.rules.*`). */
+/** A catalogue's lookup with `{{name}}` placeholders filled: the server's `translate` for one locale, the web's `tContract`. */
+export type ContractTranslator = (key: string, params?: Record<string, string | number>) => string;
+
+/**
+ * One unmet rule as the reader's language states it, its figures filled in (`opening.rules.*`). The caller
+ * passes its translator rather than this module importing the catalogues: every page that reads an account
+ * schema from here would otherwise download all six of them (issue 21).
+ */
 export function suitabilityRuleText(
   rule: string,
   feature: 'margin' | 'short' | 'loans',
   settings: TOpeningSettings,
-  locale: Locale,
+  t: ContractTranslator,
 ): string {
   const params = ruleParams(rule, feature, settings);
   const kind =
     rule === 'experience_stocks' ? 'experience' : rule === 'financial_assets' ? 'assets' : 'income';
-  const band =
-    typeof params['band'] === 'string'
-      ? translate(locale, `opening.ruleBands.${kind}.${params['band']}`)
-      : '';
-  return translate(locale, `opening.rules.${rule}`, { ...params, band });
+  const band = typeof params['band'] === 'string' ? t(`opening.ruleBands.${kind}.${params['band']}`) : '';
+  return t(`opening.rules.${rule}`, { ...params, band });
 }
 
 // ---------------------------------------------------------------- views

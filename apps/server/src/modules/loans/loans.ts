@@ -16,6 +16,7 @@ import {
   sen,
   suitabilityRuleText,
   totalVolumeRoom,
+  translate,
   yen,
   type LoanStatus,
   type LoanTerms,
@@ -403,7 +404,9 @@ export async function applyForLoan(
     const locale = localeOf(deps.locale);
     throw new AppError('LOAN_NOT_SUITABLE', {
       rules: suitable.verdict.unmet
-        .map((rule) => suitabilityRuleText(rule, 'loans', suitable.rules, locale))
+        .map((rule) =>
+          suitabilityRuleText(rule, 'loans', suitable.rules, (key, params) => translate(locale, key, params)),
+        )
         .join(', '),
     });
   }

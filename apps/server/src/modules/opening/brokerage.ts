@@ -186,7 +186,9 @@ export async function requireTradingAccount(
   throw new AppError('SUITABILITY_NOT_MET', {
     feature: translate(localeOf(locale), `opening.features.${feature}`),
     rules: verdict.unmet
-      .map((rule) => suitabilityRuleText(rule, feature, rules, localeOf(locale)))
+      .map((rule) =>
+        suitabilityRuleText(rule, feature, rules, (key, params) => translate(localeOf(locale), key, params)),
+      )
       .join(', '),
   });
 }

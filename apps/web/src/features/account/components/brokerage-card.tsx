@@ -1,9 +1,4 @@
-import {
-  SUITABILITY_FEATURES,
-  localeOf,
-  suitabilityRuleText,
-  type TBrokerageAccountView,
-} from '@kabuto/contract';
+import { SUITABILITY_FEATURES, suitabilityRuleText, type TBrokerageAccountView } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { brokerageQuery } from '@/domains/opening/brokerage-api';
@@ -74,7 +69,7 @@ function BrokerageDetails({ account }: { account: TBrokerageAccountView }) {
                     <p className="funds-note">
                       {t('opening.account.needs', {
                         rules: verdict.unmet
-                          .map((rule) => suitabilityRuleText(rule, feature, account.rules, localeOf(locale)))
+                          .map((rule) => suitabilityRuleText(rule, feature, account.rules, tContract))
                           .join(', '),
                       })}
                     </p>
