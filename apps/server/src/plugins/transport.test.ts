@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,10 @@ import { API_POLICY, HSTS, contentSecurityPolicy } from './transport.js';
  */
 const dist = mkdtempSync(join(tmpdir(), 'kabuto-csp-'));
 writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kabuto</title>');
+writeFileSync(join(dist, 'sw.js'), 'self.addEventListener("fetch", () => undefined);');
+mkdirSync(join(dist, 'assets'));
+writeFileSync(join(dist, 'assets', 'page-Ab12Cd.js'), 'export const page = 1;');
+writeFileSync(join(dist, 'assets', 'page-Ef34Gh.css'), '.page{color:red}');
 
 let direct: TestApp;
 let proxied: TestApp;
@@ -54,6 +58,23 @@ describe('the Content-Security-Policy', () => {
     expect(frames).toEqual(["'self'", ...WEBVIEW_HOSTS.flatMap((h) => [`https://${h}`, `https://*.${h}`])]);
   });
 
+  it('is left off the built scripts and stylesheets, which are never a document; nosniff stays', async () => {
+    for (const url of ['/japan1/assets/page-Ab12Cd.js', '/console/assets/page-Ef34Gh.css']) {
+      const response = await direct.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toBeUndefined();
+      expect(response.headers['x-frame-options']).toBeUndefined();
+      expect(response.headers['referrer-policy']).toBeUndefined();
+    }
+    // the service worker is a script with a document's powers; a missing asset's answer keeps them all
+    for (const url of ['/japan1/sw.js', '/japan1/assets/missing.js']) {
+      const response = await direct.app.inject({ url, headers: { host: 'kabuto.example' } });
+      expect(response.headers['content-security-policy']).toBeDefined();
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+
   it('is deny-all on the API (its answers are data, never a page)', async () => {
     const response = await direct.app.inject({ url: '/api/health' });
     expect(response.headers['content-security-policy']).toBe(API_POLICY);
@@ -71,7 +92,7 @@ describe('Strict-Transport-Security', () => {
   });
 
   it('is sent when a trusted proxy says the request came over HTTPS', async () => {
-    for (const url of ['/japan1/', '/api/health']) {
+    for (const url of ['/japan1/', '/api/health', '/japan1/assets/page-Ab12Cd.js']) {
       const response = await proxied.app.inject({ url, headers: { 'x-forwarded-proto': 'https' } });
       expect(response.headers['strict-transport-security']).toBe(HSTS);
     }

@@ -45,13 +45,30 @@ function isFrontEnd(url: string): boolean {
 }
 
 /**
+ * A front end's built script or stylesheet (`assets/*.js`, `*.css`): never a document, so the headers that
+ * govern documents (CSP, framing, referrer) do nothing on it. It loads only as a subresource, and browsers
+ * render a script or stylesheet opened on its own as text under nosniff, so nothing on it runs as a page.
+ */
+export function isScriptOrStyleAsset(url: string): boolean {
+  return /^\/(?:japan1|console)\/assets\/[^/?#]+\.(?:js|css)(?:[?#]|$)/.test(url);
+}
+
+/**
  * Security headers on every answer: the CSP (the front ends' policy on their files, a deny-all one on the
  * API), HSTS when the request arrived over HTTPS (request.protocol follows X-Forwarded-Proto only when
  * TRUST_PROXY is set), nosniff, no referrer, framing by this origin only. A route's own CSP, set before, stays.
+ * A built script or stylesheet gets nosniff and HSTS only: on a phone's HTTP/1.1 line the document headers
+ * (1 KiB with the CSP) were as large as many of the sixty small files a page loads (issue 21, ADR 0055).
  */
 export function securityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    // only the file itself: an error answer at such a path (a missing asset's 404) keeps them all
+    if (reply.statusCode < 400 && isScriptOrStyleAsset(request.url)) {
+      done(null, payload);
+      return;
+    }
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'SAMEORIGIN');
     // a route that set its own policy keeps it (an upload's image answers `default-src 'none'; sandbox`)
@@ -61,7 +78,6 @@ export function securityHeaders(app: FastifyInstance): void {
         isFrontEnd(request.url) ? contentSecurityPolicy(request.headers.host) : API_POLICY,
       );
     }
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done(null, payload);
   });
 }
