@@ -3,11 +3,17 @@
  * 150 ms RTT, 1.6 Mbps, 4x CPU slowdown; Moto G Power screen) against the production build, served by the
  * built server (apps/server/dist/main.js, with its precompressed assets) on a scratch data folder.
  * Home, market, stock detail and login, RUNS times each (default 3): prints each run and the median of LCP,
- * TBT, CLS and the performance score, against the issue's goals.
+ * TBT, CLS and the performance score, against the issue's goals, for each way of serving them (PROTOCOLS):
+ *   - h2: as deployed, behind deploy/haproxy.cfg, which terminates TLS and speaks HTTP/2 to the browser (a
+ *     self-signed certificate made here with OpenSSL, which Chromium is told to accept; the server runs with
+ *     TRUST_PROXY=1 as that file says). Browsers speak HTTP/2 only over TLS (ADR 0055);
+ *   - h1: the server as `npm start` runs it on a laptop, plain HTTP/1.1, six connections at a time.
+ * HAProxy and OpenSSL come from the distribution, installed if missing and this process may (bench/debian.ts).
  *
  *   npm run build && flock /tmp/kabuto-heavy.lock npm run bench:lighthouse
- *   (PORT=8194 RUNS=3 CHROMIUM_PATH=/usr/bin/chromium to change them; ORIGIN=http://127.0.0.1:8194 measures a
- *   server already running there instead of starting one; PAGES=home,login measures only those;
+ *   (PORT=8194 RUNS=3 CHROMIUM_PATH=/usr/bin/chromium to change them; PROTOCOLS=h2,h1 (both, the default) or
+ *   one of them; ORIGIN=http://127.0.0.1:8194 measures a server already running there instead of starting one
+ *   (as it is served: PROTOCOLS does not apply); PAGES=home,login measures only those;
  *   REPORT_DIR=dir writes each run's whole Lighthouse report there as JSON, to see where the time goes)
  * A phone that shows Japanese has a Japanese font. A machine without one makes Chromium search every font for
  * each kana and kanji glyph and find none: on this machine that made the home page's first layout 192 ms
@@ -16,17 +22,22 @@
  * measured with, or says loudly that it measured without one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { aptInstall, ensureBinary } from './debian.js';
 
 const port = Number(process.env['PORT'] ?? 8194);
 const runs = Number(process.env['RUNS'] ?? 3);
 const chromePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const given = process.env['ORIGIN'];
-const origin = given ?? `http://127.0.0.1:${port}`;
+const PROTOCOLS = (process.env['PROTOCOLS'] ?? 'h2,h1').split(',').map((p) => p.trim());
+for (const p of PROTOCOLS) if (p !== 'h1' && p !== 'h2') throw new Error(`PROTOCOLS: h1 or h2, not ${p}`);
+/** HAProxy's port for h2, beside the server's */
+const tlsPort = port + 1;
 
 const reportDir = process.env['REPORT_DIR'];
 const only = process.env['PAGES']?.split(',').map((p) => p.trim());
@@ -50,7 +61,7 @@ interface Figures {
   score: number;
 }
 
-async function startServer(dataDir: string): Promise<ChildProcess> {
+async function startServer(dataDir: string, behindProxy: boolean): Promise<ChildProcess> {
   const server = spawn(process.execPath, [new URL('../apps/server/dist/main.js', import.meta.url).pathname], {
     env: {
       ...process.env,
@@ -61,6 +72,8 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
       LOG_LEVEL: 'warn',
       DEMO_MODE: 'true',
       MARKET_CLOCK: 'always-open',
+      // behind HAProxy, as deploy/haproxy.cfg asks: the server sees HTTPS and sends HSTS
+      TRUST_PROXY: behindProxy ? '1' : 'false',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -69,7 +82,7 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     try {
-      if ((await fetch(`${origin}/api/health`)).ok) return server;
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return server;
     } catch {
       // not listening yet
     }
@@ -77,6 +90,60 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
   }
   server.kill();
   throw new Error('the server did not answer /api/health within 180 s');
+}
+
+/** A self-signed certificate for 127.0.0.1 and its key, in one PEM file as HAProxy reads them. */
+function selfSignedPem(dir: string): string {
+  const openssl = ensureBinary(['openssl'], ['version'], 'openssl', 'the HTTP/2 measurement (PROTOCOLS=h2)');
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1'];
+  args.push('-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert);
+  const made = spawnSync(openssl, args, { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  const pem = join(dir, 'site.pem');
+  writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
+  return pem;
+}
+
+/** Whether https://127.0.0.1:`at`/api/health answers 200 (the certificate is this bench's own). */
+function healthyOverTls(at: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port: at, path: '/api/health', rejectUnauthorized: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => {
+      resolve(false);
+    });
+    req.end();
+  });
+}
+
+/** HAProxy with the deployment's own configuration (deploy/haproxy.cfg), on `tlsPort`, in front of the server. */
+async function startTlsFront(dir: string): Promise<ChildProcess> {
+  const haproxy = ensureBinary(['haproxy', '/usr/sbin/haproxy'], ['-v'], 'haproxy', 'PROTOCOLS=h2');
+  const config = new URL('../deploy/haproxy.cfg', import.meta.url).pathname;
+  const env = {
+    ...process.env,
+    KABUTO_BIND: `127.0.0.1:${tlsPort}`,
+    KABUTO_CERT: selfSignedPem(dir),
+    KABUTO_SERVER: `127.0.0.1:${port}`,
+  };
+  const check = spawnSync(haproxy, ['-c', '-f', config], { env, encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`deploy/haproxy.cfg rejected: ${check.stderr}${check.stdout}`);
+  const child = spawn(haproxy, ['-db', '-f', config], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}`);
+    if (await healthyOverTls(tlsPort)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill();
+  throw new Error('HAProxy did not answer /api/health over TLS within 20 s');
 }
 
 /** The family of an installed font that covers Japanese, installing Debian's fonts-noto-cjk if none is. */
@@ -90,19 +157,7 @@ function japaneseFont(): string | undefined {
       .filter(Boolean)
       .sort()[0];
   };
-  const found = installed();
-  if (found !== undefined) return found;
-  const root = process.getuid?.() === 0;
-  const sudo = !root && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-  if (spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0 || !(root || sudo))
-    return undefined;
-  console.error('No Japanese font is installed: apt-get install -y fonts-noto-cjk');
-  const args = ['install', '-y', '-qq', 'fonts-noto-cjk'];
-  spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  return installed();
+  return installed() ?? (aptInstall(['fonts-noto-cjk']) ? installed() : undefined);
 }
 
 function median(values: number[]): number {
@@ -146,45 +201,68 @@ if (font === undefined) {
   );
 }
 const dataDir = mkdtempSync(join(tmpdir(), 'kabuto-lighthouse-'));
-const server = given === undefined ? await startServer(dataDir) : null;
+const proxyDir = mkdtempSync(join(tmpdir(), 'kabuto-lighthouse-tls-'));
+const measured = given === undefined ? PROTOCOLS : ['as given'];
+const server = given === undefined ? await startServer(dataDir, PROTOCOLS.includes('h2')) : null;
+const front = given === undefined && PROTOCOLS.includes('h2') ? await startTlsFront(proxyDir) : null;
 const chrome = await chromeLauncher.launch({
   chromePath,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  // the h2 front's certificate is this bench's own, made a moment ago
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--ignore-certificate-errors',
+  ],
 });
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
+const originOf = (protocol: string) =>
+  given ?? (protocol === 'h2' ? `https://127.0.0.1:${tlsPort}` : `http://127.0.0.1:${port}`);
 console.log(
-  `Lighthouse mobile defaults, ${runs} runs per page, ${origin}; Japanese font: ${font ?? 'NONE'}; ` +
-    `load average at start ${load()}`,
+  `Lighthouse mobile defaults, ${runs} runs per page, ${measured.map(originOf).join(' and ')}; Japanese font: ` +
+    `${font ?? 'NONE'}; load average at start ${load()}`,
 );
-let allMet = true;
+const verdicts: string[] = [];
 try {
-  for (const [name, path] of PAGES) {
-    const figures: Figures[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      const f = await measure(chrome.port, `${origin}${path}`, `${name.replace(' ', '-')}-${i + 1}`);
-      figures.push(f);
-      console.log(`  ${name.padEnd(12)} run ${i + 1}: ${fmt(f)}`);
+  for (const protocol of measured) {
+    const origin = originOf(protocol);
+    const label =
+      protocol === 'h2' ? 'HTTP/2 over TLS (deploy/haproxy.cfg)' : protocol === 'h1' ? 'HTTP/1.1' : origin;
+    console.log(`${label}:`);
+    let allMet = true;
+    for (const [name, path] of PAGES) {
+      const figures: Figures[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        const tag = measured.length > 1 ? `${protocol}-` : '';
+        const f = await measure(chrome.port, `${origin}${path}`, `${tag}${name.replace(' ', '-')}-${i + 1}`);
+        figures.push(f);
+        console.log(`  ${name.padEnd(12)} run ${i + 1}: ${fmt(f)}`);
+      }
+      const m: Figures = {
+        lcp: median(figures.map((f) => f.lcp)),
+        tbt: median(figures.map((f) => f.tbt)),
+        cls: median(figures.map((f) => f.cls)),
+        fcp: median(figures.map((f) => f.fcp)),
+        score: median(figures.map((f) => f.score)),
+      };
+      const met = m.lcp <= GOALS.lcp && m.tbt <= GOALS.tbt && m.cls <= GOALS.cls && m.score >= GOALS.score;
+      allMet &&= met;
+      console.log(`${name.padEnd(14)} median: ${fmt(m)}  ${met ? 'goals met' : 'GOALS NOT MET'}`);
     }
-    const m: Figures = {
-      lcp: median(figures.map((f) => f.lcp)),
-      tbt: median(figures.map((f) => f.tbt)),
-      cls: median(figures.map((f) => f.cls)),
-      fcp: median(figures.map((f) => f.fcp)),
-      score: median(figures.map((f) => f.score)),
-    };
-    const met = m.lcp <= GOALS.lcp && m.tbt <= GOALS.tbt && m.cls <= GOALS.cls && m.score >= GOALS.score;
-    allMet &&= met;
-    console.log(`${name.padEnd(14)} median: ${fmt(m)}  ${met ? 'goals met' : 'GOALS NOT MET'}`);
+    verdicts.push(`${label}: ${allMet ? 'all met' : 'not all met'}`);
   }
 } finally {
   chrome.kill();
+  front?.kill();
   server?.kill();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(proxyDir, { recursive: true, force: true });
 }
 console.log(
-  `Goals (issue 21): LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05, score ≥ 0.95: ${allMet ? 'all met' : 'not all met'}. ` +
+  `Goals (issue 21): LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05, score ≥ 0.95. ${verdicts.join('; ')}. ` +
     `Load average at the end ${load()}.`,
 );

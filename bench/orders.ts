@@ -32,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { ensureBinary } from './debian.js';
 import WebSocket from 'ws';
 import { pngBytes } from '../apps/server/src/lib/images.js';
 import {
@@ -599,34 +600,6 @@ interface Proxy {
   dir: string;
 }
 
-function findHaproxy(): string | undefined {
-  for (const candidate of ['haproxy', '/usr/sbin/haproxy']) {
-    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
-  }
-  return undefined;
-}
-
-/**
- * HAProxy from the distribution: installed here if missing and this process may (root, as .ci/run does for
- * Chromium), otherwise the bench stops with the one command to run.
- */
-function haproxyBinary(): string {
-  const found = findHaproxy();
-  if (found) return found;
-  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
-    console.error('HAProxy not found: apt-get install -y haproxy');
-    spawnSync('apt-get', ['install', '-y', 'haproxy'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    const installed = findHaproxy();
-    if (installed) return installed;
-  }
-  throw new Error(
-    'HAProxy is needed for PROCESSES > 1 (or PROXY=haproxy): run  sudo apt-get install -y haproxy',
-  );
-}
-
 /**
  * Starts HAProxy in the foreground on `port` in front of the servers: HTTP with keep-alive on both sides,
  * WebSocket upgrades passed through (timeout tunnel), least-connections balancing, each server checked on
@@ -634,7 +607,12 @@ function haproxyBinary(): string {
  * 503 itself (load shedding) and the bench sees it.
  */
 async function startHaproxy(port: number, servers: Server[]): Promise<Proxy> {
-  const binary = haproxyBinary();
+  const binary = ensureBinary(
+    ['haproxy', '/usr/sbin/haproxy'],
+    ['-v'],
+    'haproxy',
+    'PROCESSES > 1 (or PROXY=haproxy)',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'kabuto-bench-haproxy-'));
   const config = [
     'global',
