@@ -3,7 +3,7 @@
  *   fastify: the real app (Fastify, zod validation and serialization, session lookup) with a logged-in user;
  *            prints {port, token, health, userInfo, sql}: the two answers' bodies and the SQL that one
  *            getUserInfo ran (captured at the pg driver, with its parameters), for the bare server to repeat;
- *   bare:    node:http answering the same bytes on the same two paths; with DATABASE_URL, getUserInfo first
+ *   bare:    node:http answering the same bytes (body and headers) on the same two paths; with DATABASE_URL, getUserInfo first
  *            runs the captured SQL through the same driver (pg) and a pool with the app's options.
  * Prints one JSON line when it listens.
  */
@@ -35,7 +35,20 @@ export interface FastifySide {
   token: string;
   health: string;
   userInfo: string;
+  /** the headers the app sends with each answer, less those node:http adds itself (date, connection) */
+  healthHeaders: Record<string, string>;
+  userInfoHeaders: Record<string, string>;
   sql: CapturedQuery[];
+}
+
+/** An answer's own headers: what node:http writes by itself, and the length, are left to the server. */
+function ownHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const own: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)) continue;
+    own[name] = String(value);
+  }
+  return own;
 }
 
 async function fastifyServer(): Promise<FastifySide> {
@@ -107,19 +120,30 @@ async function fastifyServer(): Promise<FastifySide> {
   }
   const captures: CapturedQuery[][] = [];
   let userInfo = '';
+  let userInfoHeaders: Record<string, string> = {};
   for (let i = 0; i < 5; i++) {
     const seen: CapturedQuery[] = [];
     capturing = seen;
-    userInfo = (await app.inject({ url, headers: { token } })).body;
+    const answer = await app.inject({ url, headers: { token } });
+    userInfo = answer.body;
+    userInfoHeaders = ownHeaders(answer.headers);
     capturing = null;
     captures.push(seen);
   }
   pg.Client.prototype.query = original;
   const sql = commonStatements(captures);
-  const health = (await app.inject({ url: '/api/health?lang=en' })).body;
+  const healthAnswer = await app.inject({ url: '/api/health?lang=en' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  return { port: typeof address === 'object' && address ? address.port : 0, token, health, userInfo, sql };
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    token,
+    health: healthAnswer.body,
+    userInfo,
+    healthHeaders: ownHeaders(healthAnswer.headers),
+    userInfoHeaders,
+    sql,
+  };
 }
 
 /** The statements found in every capture (as many times as in the one with fewest), in the first's order. */
@@ -158,13 +182,23 @@ async function bareServer(side: FastifySide): Promise<{ port: number }> {
       })
     : undefined;
   pool?.on('error', () => undefined);
-  const send = (res: ServerResponse, bytes: Buffer) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
+  // The same answer as the app's, headers included (its security headers, ADR 0032), so that the ratio is the
+  // framework's cost and not the app's choice of headers; BARE_HEADERS=minimal sends only the content type.
+  const minimal = process.env['BARE_HEADERS'] === 'minimal';
+  const headersOf = (own: Record<string, string>, bytes: Buffer): Record<string, string | number> =>
+    minimal
+      ? { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length }
+      : { ...own, 'content-length': bytes.length };
+  const healthHeaders = headersOf(side.healthHeaders, health);
+  const userInfoHeaders = headersOf(side.userInfoHeaders, userInfo);
+  const send = (res: ServerResponse, bytes: Buffer, headers: Record<string, string | number>) => {
+    res.writeHead(200, headers);
     res.end(bytes);
   };
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/api/health') || !pool) {
-      send(res, req.url?.startsWith('/api/health') ? health : userInfo);
+      if (req.url?.startsWith('/api/health')) send(res, health, healthHeaders);
+      else send(res, userInfo, userInfoHeaders);
       return;
     }
     void (async () => {
@@ -175,7 +209,7 @@ async function bareServer(side: FastifySide): Promise<{ port: number }> {
           await pool.query({ ...named, text: q.text, values: q.values, rowMode: 'array' });
         else await pool.query({ ...named, text: q.text, values: q.values });
       }
-      send(res, userInfo);
+      send(res, userInfo, userInfoHeaders);
     })().catch(() => {
       res.writeHead(500);
       res.end();

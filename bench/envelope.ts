@@ -5,7 +5,8 @@
  *   - GET /api/index/getUserInfo (session, zod, ledger balances) against the same bytes, and, with
  *     DATABASE_URL (PostgreSQL), against a bare server running the same SQL through pg and a pool like the app's.
  *   npm run bench:envelope   (DURATION=5 CONNECTIONS=50 ROUNDS=3; DATABASE_URL=postgres://… for the SQL comparison;
- *                             BENCH_LOGGER=off to leave the app's logger out; RESULTS=file for the JSON)
+ *                             BENCH_LOGGER=off to leave the app's logger out; BARE_HEADERS=minimal for a bare
+ *                             server sending only the content type, not the app's security headers; RESULTS=file for the JSON)
  * Prints the table, the ratios and the load average; writes the figures as JSON to bench/results/envelope.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -149,7 +150,8 @@ const rows: [string, Load][] = [
 ];
 console.log(
   `\n${connections} connections, ${duration} s each after 1 s of warm-up, one run; database: ${postgres ? 'PostgreSQL' : 'PGlite'}; ` +
-    `SQL per getUserInfo: ${fastify.info.sql.length} statements${postgres ? '' : ' (PGlite: not captured)'}\n`,
+    `SQL per getUserInfo: ${fastify.info.sql.length} statements${postgres ? '' : ' (PGlite: not captured)'}; ` +
+    `the bare server's headers: ${process.env['BARE_HEADERS'] === 'minimal' ? 'the content type only (BARE_HEADERS=minimal)' : "the app's own, security headers included"}\n`,
 );
 console.log(
   ['server', 'req/s', 'CPU µs/req', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']
