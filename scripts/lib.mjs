@@ -147,23 +147,32 @@ export const CHROMIUM_INSTALL = 'sudo apt-get update && sudo apt-get install -y 
  * (Debian or Ubuntu, as root or with passwordless sudo). Answers the binary's path, or undefined after saying
  * what to run when it cannot install it.
  */
-export function ensureChromium() {
-  const found = findChromium();
-  if (found) return found;
+/**
+ * Installs Debian packages with apt-get (the package lists refreshed first), as root or with passwordless
+ * sudo, saying what was `missing`. undefined when this machine cannot (no apt-get, or neither), else whether
+ * it worked.
+ */
+function aptInstall(packages, missing) {
   const apt = existsSync('/usr/bin/apt-get');
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = !root && apt && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-  if (apt && (root || sudo)) {
-    console.log("Chromium is missing: installing Debian's chromium package (apt-get)…");
-    const run = (args) =>
-      spawnSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
-        stdio: 'inherit',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      }).status === 0;
-    if (run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', 'chromium'])) {
-      const installed = findChromium();
-      if (installed) return installed;
-    }
+  if (!apt || !(root || sudo)) return undefined;
+  console.log(`${missing} is missing: installing Debian's ${packages.join(' and ')} (apt-get)…`);
+  const run = (args) =>
+    spawnSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
+  return run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', ...packages]);
+}
+
+export function ensureChromium() {
+  const found = findChromium();
+  if (found) return found;
+  const installed = aptInstall(['chromium'], 'Chromium');
+  if (installed !== undefined) {
+    const path = installed ? findChromium() : undefined;
+    if (path) return path;
     console.error('Installing chromium with apt-get failed (its output is above).');
   }
   console.error(
@@ -172,6 +181,30 @@ export function ensureChromium() {
       'The end-to-end tests drive a real Chromium. Install it with:\n' +
       `  ${CHROMIUM_INSTALL}\n` +
       'or point CHROMIUM_PATH at an existing Chromium or Chrome binary, then run npm test again.',
+  );
+  return undefined;
+}
+
+/** HAProxy and OpenSSL's command: what the production front's test (deploy/haproxy.cfg) runs. */
+export const HAPROXY_INSTALL = 'sudo apt-get update && sudo apt-get install -y haproxy openssl';
+
+/** The haproxy binary (HAPROXY_PATH, the PATH, /usr/sbin), when it and openssl both run. */
+export function findHaproxy() {
+  const runs = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+  if (!runs('openssl', ['version'])) return undefined;
+  return [process.env.HAPROXY_PATH, 'haproxy', '/usr/sbin/haproxy'].find((c) => c && runs(c, ['-v']));
+}
+
+/**
+ * HAProxy for the test of the production front, installed from Debian when missing and this machine may (as
+ * Chromium is). undefined when it is still missing: that suite is then reported as not run (CI fails on it).
+ */
+export function ensureHaproxy() {
+  const found = findHaproxy();
+  if (found) return found;
+  if (aptInstall(['haproxy', 'openssl'], 'HAProxy or OpenSSL')) return findHaproxy();
+  console.warn(
+    `HAProxy could not be installed here; the production front's test will not run. Install it with:\n  ${HAPROXY_INSTALL}`,
   );
   return undefined;
 }

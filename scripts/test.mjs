@@ -11,6 +11,8 @@ import {
   ensureBuilt,
   ensureInstalled,
   ensureChromium,
+  ensureHaproxy,
+  HAPROXY_INSTALL,
   listFiles,
   notRunBanner,
   root,
@@ -32,6 +34,16 @@ if (process.env.CI === 'true' && (!databaseUrl || !redisUrl)) {
 }
 const chromium = ensureChromium();
 if (!chromium) process.exit(1);
+// The production front's test (deploy/haproxy.cfg): HAProxy installed like Chromium when it can be; without
+// it that suite is reported as not run, and with CI=true it fails (apps/server/src/test/needs.ts).
+const haproxy = ensureHaproxy();
+if (haproxy) process.env.HAPROXY_PATH = haproxy;
+else if (process.env.CI === 'true') {
+  console.error(
+    `CI=true but HAProxy (and OpenSSL) are missing: in CI every test must run. Install them with:\n  ${HAPROXY_INSTALL}`,
+  );
+  process.exit(1);
+}
 ensureInstalled();
 
 // What will not run, from the sources: the PostgreSQL pass (every server test file once more) and the suites
@@ -52,6 +64,8 @@ if (!databaseUrl) {
   );
 }
 if (!redisUrl) absences.push(...needing('redis').map((f) => `${f}: needs Redis (REDIS_URL is not set)`));
+if (!haproxy)
+  absences.push(...needing('haproxy').map((f) => `${f}: needs HAProxy and OpenSSL (${HAPROXY_INSTALL})`));
 if (absences.length > 0) console.warn(notRunBanner('WILL NOT RUN (local run without them)', absences));
 
 // Every suite that describeNeeding skipped, one JSON line each (scripts/not-run-reporter.ts).
@@ -74,7 +88,7 @@ process.on('exit', () => {
     console.warn(
       notRunBanner(
         `NOT RUN: ${databaseUrl ? '' : `${serverTests.length - 1} files on PostgreSQL, `}` +
-          `${tests} test${tests === 1 ? '' : 's'} in ${suites.length} suite${suites.length === 1 ? '' : 's'} needing PostgreSQL or Redis`,
+          `${tests} test${tests === 1 ? '' : 's'} in ${suites.length} suite${suites.length === 1 ? '' : 's'} needing PostgreSQL, Redis or HAProxy`,
         report,
       ),
     );

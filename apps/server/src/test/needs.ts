@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 
 /**
- * The one way a test may depend on a service the machine may lack (PostgreSQL, Redis). When the service
+ * The one way a test may depend on a service the machine may lack (PostgreSQL, Redis, HAProxy). When the service
  * is configured the suite runs as usual. When it is not, the suite is skipped with `meta.notRun` set, which
  * the not-run reporter (scripts/not-run-reporter.ts) counts and names at the end of every Vitest run, and
  * which `npm test` gathers into its closing banner: an absence is reported, never quiet. With CI=true an
@@ -9,7 +9,7 @@ import { describe } from 'vitest';
  *
  * ESLint forbids `describe.skipIf`/`runIf` and friends in test files so that this stays the only way.
  */
-export type Need = 'postgres' | 'redis';
+export type Need = 'postgres' | 'redis' | 'haproxy';
 
 export interface NotRun {
   need: Need;
@@ -23,8 +23,13 @@ declare module 'vitest' {
   }
 }
 
-const variable: Record<Need, string> = { postgres: 'TEST_DATABASE_URL', redis: 'REDIS_URL' };
-const service: Record<Need, string> = { postgres: 'PostgreSQL', redis: 'Redis' };
+/** HAPROXY_PATH: the haproxy binary (npm test sets it when one is on the PATH; .ci/run installs Debian's). */
+const variable: Record<Need, string> = {
+  postgres: 'TEST_DATABASE_URL',
+  redis: 'REDIS_URL',
+  haproxy: 'HAPROXY_PATH',
+};
+const service: Record<Need, string> = { postgres: 'PostgreSQL', redis: 'Redis', haproxy: 'HAProxy' };
 
 /** The service's URL, or undefined when it is not configured (an empty variable counts as unset). */
 export function serviceUrl(need: Need): string | undefined {
@@ -32,8 +37,9 @@ export function serviceUrl(need: Need): string | undefined {
 }
 
 /**
- * `describe` for a suite that needs PostgreSQL (TEST_DATABASE_URL) or Redis (REDIS_URL). The body receives
- * the URL; put the suite's hooks inside it, so that nothing runs without the service.
+ * `describe` for a suite that needs PostgreSQL (TEST_DATABASE_URL), Redis (REDIS_URL) or HAProxy
+ * (HAPROXY_PATH). The body receives the URL (the binary's path); put the suite's hooks inside it, so that
+ * nothing runs without the service.
  */
 export function describeNeeding(need: Need, name: string, body: (url: string) => void): void {
   const url = serviceUrl(need);
