@@ -165,6 +165,26 @@ describe('price rules', () => {
   });
 });
 
+describe('the position kept between quotes', () => {
+  it('answers every quote at one instant alike, and follows the clock when it moves, as a fresh simulator does', () => {
+    const clock = new FixedClock(tokyo('2026-02-09 10:15:30'));
+    const sim = new MarketSimulator({ seed: 42, clock });
+    const first = sim.quote('7203');
+    expect(sim.quotes(['6758', '7203'])[1]).toEqual(first);
+    for (const t of [
+      '2026-02-09 10:15:31',
+      '2026-02-09 13:02:07',
+      '2026-02-10 09:30:00',
+      '2026-02-09 11:00:00',
+    ]) {
+      clock.set(tokyo(t));
+      const fresh = new MarketSimulator({ seed: 42, clock: new FixedClock(tokyo(t)) });
+      expect(sim.quote('7203'), t).toEqual(fresh.quote('7203'));
+      expect(sim.quote('6758'), t).toEqual(fresh.quote('6758'));
+    }
+  });
+});
+
 describe('sessions', () => {
   const clock = new FixedClock(tokyo('2026-02-09 09:00'));
   const sim = new MarketSimulator({ seed: 42, clock });
