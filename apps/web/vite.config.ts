@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
@@ -6,7 +8,17 @@ import { serviceWorker } from './sw/plugin';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
-export default defineConfig({
+/**
+ * react-router exports only its development build, whose warnings (and the strings they build on every render)
+ * ship to production (remix-run/react-router#12532, #14102): `vite build` takes its production build instead,
+ * the same code with ENABLE_DEV_WARNINGS false.
+ */
+const reactRouterProduction = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   base: '/japan1/',
   plugins: [
     react(),
@@ -22,7 +34,10 @@ export default defineConfig({
   resolve: {
     // Resolve the workspace contract package from its TypeScript source.
     conditions: ['@kabuto/source', ...defaultClientConditions],
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
   },
   server: {
     proxy: {
@@ -58,4 +73,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
