@@ -8,7 +8,7 @@
  *     self-signed certificate made here with OpenSSL, which Chromium is told to accept; the server runs with
  *     TRUST_PROXY=1 as that file says). Browsers speak HTTP/2 only over TLS (ADR 0055);
  *   - h1: the server as `npm start` runs it on a laptop, plain HTTP/1.1, six connections at a time.
- * HAProxy and OpenSSL come from the distribution, installed if missing and this process may (bench/debian.ts).
+ * HAProxy and OpenSSL come from the distribution, installed if missing and this process may (scripts/lib.mjs, as npm test installs Chromium).
  *
  *   npm run build && flock /tmp/kabuto-heavy.lock npm run bench:lighthouse
  *   (PORT=8194 RUNS=3 CHROMIUM_PATH=/usr/bin/chromium to change them; PROTOCOLS=h2,h1 (both, the default) or
@@ -28,7 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { aptInstall, ensureBinary } from './debian.js';
+import { aptInstall, ensureCommand } from '../scripts/lib.mjs';
 
 const port = Number(process.env['PORT'] ?? 8194);
 const runs = Number(process.env['RUNS'] ?? 3);
@@ -94,11 +94,24 @@ async function startServer(dataDir: string, behindProxy: boolean): Promise<Child
 
 /** A self-signed certificate for 127.0.0.1 and its key, in one PEM file as HAProxy reads them. */
 function selfSignedPem(dir: string): string {
-  const openssl = ensureBinary(['openssl'], ['version'], 'openssl', 'the HTTP/2 measurement (PROTOCOLS=h2)');
+  const openssl = ensureCommand(['openssl'], ['version'], 'openssl', 'the HTTP/2 measurement (PROTOCOLS=h2)');
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
-  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1'];
-  args.push('-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert);
+  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+  const args = [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    ...subject,
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ];
   const made = spawnSync(openssl, args, { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
   const pem = join(dir, 'site.pem');
@@ -125,7 +138,7 @@ function healthyOverTls(at: number): Promise<boolean> {
 
 /** HAProxy with the deployment's own configuration (deploy/haproxy.cfg), on `tlsPort`, in front of the server. */
 async function startTlsFront(dir: string): Promise<ChildProcess> {
-  const haproxy = ensureBinary(['haproxy', '/usr/sbin/haproxy'], ['-v'], 'haproxy', 'PROTOCOLS=h2');
+  const haproxy = ensureCommand(['haproxy', '/usr/sbin/haproxy'], ['-v'], 'haproxy', 'PROTOCOLS=h2');
   const config = new URL('../deploy/haproxy.cfg', import.meta.url).pathname;
   const env = {
     ...process.env,
@@ -157,7 +170,7 @@ function japaneseFont(): string | undefined {
       .filter(Boolean)
       .sort()[0];
   };
-  return installed() ?? (aptInstall(['fonts-noto-cjk']) ? installed() : undefined);
+  return installed() ?? (aptInstall(['fonts-noto-cjk'], 'A Japanese font') ? installed() : undefined);
 }
 
 function median(values: number[]): number {

@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { ensureBinary } from './debian.js';
+import { ensureCommand } from '../scripts/lib.mjs';
 import WebSocket from 'ws';
 import { pngBytes } from '../apps/server/src/lib/images.js';
 import {
@@ -607,7 +607,7 @@ interface Proxy {
  * 503 itself (load shedding) and the bench sees it.
  */
 async function startHaproxy(port: number, servers: Server[]): Promise<Proxy> {
-  const binary = ensureBinary(
+  const binary = ensureCommand(
     ['haproxy', '/usr/sbin/haproxy'],
     ['-v'],
     'haproxy',

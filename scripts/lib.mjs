@@ -152,7 +152,7 @@ export const CHROMIUM_INSTALL = 'sudo apt-get update && sudo apt-get install -y 
  * sudo, saying what was `missing`. undefined when this machine cannot (no apt-get, or neither), else whether
  * it worked.
  */
-function aptInstall(packages, missing) {
+export function aptInstall(packages, missing) {
   const apt = existsSync('/usr/bin/apt-get');
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = !root && apt && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
@@ -207,4 +207,16 @@ export function ensureHaproxy() {
     `HAProxy could not be installed here; the production front's test will not run. Install it with:\n  ${HAPROXY_INSTALL}`,
   );
   return undefined;
+}
+
+/**
+ * The first of `candidates` that runs (with `probe` as its arguments), installing the Debian package `pkg` when
+ * none does and this machine may; otherwise an error naming the command to run and what needs it (the benches'
+ * HAProxy and OpenSSL).
+ */
+export function ensureCommand(candidates, probe, pkg, neededFor) {
+  const find = () => candidates.find((c) => spawnSync(c, probe, { stdio: 'ignore' }).status === 0);
+  const found = find() ?? (aptInstall([pkg], pkg) ? find() : undefined);
+  if (found !== undefined) return found;
+  throw new Error(`${pkg} is needed for ${neededFor}: run  sudo apt-get install -y ${pkg}`);
 }

@@ -76,6 +76,7 @@ describeNeeding('haproxy', 'the production front (deploy/haproxy.cfg)', (haproxy
 
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
+    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
     const made = spawnSync(
       'openssl',
       [
@@ -86,11 +87,12 @@ describeNeeding('haproxy', 'the production front (deploy/haproxy.cfg)', (haproxy
         '-nodes',
         '-days',
         '1',
-        '-subj',
-        '/CN=127.0.0.1',
+        ...subject,
         '-keyout',
         key,
-      ].concat(['-out', cert, '-addext', 'subjectAltName=IP:127.0.0.1']),
+        '-out',
+        cert,
+      ],
       { encoding: 'utf8' },
     );
     expect(made.status, made.stderr).toBe(0);
@@ -150,7 +152,7 @@ describeNeeding('haproxy', 'the production front (deploy/haproxy.cfg)', (haproxy
   });
 
   it("passes the live quotes' WebSocket through, from a page of its own origin", async () => {
-    const socket = new WebSocket(`wss://127.0.0.1:${origin.split(':')[2] ?? ''}${WS_PATH}?lang=en`, {
+    const socket = new WebSocket(`${origin.replace(/^https:/, 'wss:')}${WS_PATH}?lang=en`, {
       rejectUnauthorized: false,
       headers: { origin },
     });

@@ -23,7 +23,7 @@ declare module 'vitest' {
   }
 }
 
-/** HAPROXY_PATH: the haproxy binary (npm test sets it when one is on the PATH; .ci/run installs Debian's). */
+/** HAPROXY_PATH: the haproxy binary (npm test installs Debian's when it can and sets it; scripts/lib.mjs). */
 const variable: Record<Need, string> = {
   postgres: 'TEST_DATABASE_URL',
   redis: 'REDIS_URL',
