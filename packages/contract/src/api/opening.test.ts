@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../lang.js';
 import { translate } from '../messages/index.js';
 import {
+  ASSET_BANDS,
   DEFAULT_OPENING_SETTINGS,
+  EXPERIENCE_BANDS,
+  INCOME_BANDS,
+  SUITABILITY_RULES,
   PREFECTURES,
   ZAccountApplication,
   ZApplicationProfile,
@@ -204,6 +209,36 @@ describe('suitability (適合性の原則) with the default rules', () => {
 });
 
 describe("an unmet rule in the reader's words", () => {
+  it('labels every rule, and every band an operator may publish, in all six languages', () => {
+    const base = DEFAULT_OPENING_SETTINGS;
+    for (const locale of LOCALES) {
+      const t = (key: string, params?: Record<string, string | number>) => translate(locale, key, params);
+      const texts = [
+        ...SUITABILITY_RULES.flatMap((rule) =>
+          (['margin', 'short', 'loans'] as const).map((f) => suitabilityRuleText(rule, f, base, t)),
+        ),
+        ...EXPERIENCE_BANDS.map((band) =>
+          suitabilityRuleText(
+            'experience_stocks',
+            'margin',
+            { ...base, margin_min_stock_experience: band },
+            t,
+          ),
+        ),
+        ...ASSET_BANDS.map((band) =>
+          suitabilityRuleText('financial_assets', 'margin', { ...base, margin_min_assets: band }, t),
+        ),
+        ...INCOME_BANDS.map((band) =>
+          suitabilityRuleText('income', 'loans', { ...base, loans_min_income: band }, t),
+        ),
+      ];
+      for (const text of texts) {
+        // no key shown as it is, no placeholder left unfilled
+        expect(text, locale).not.toMatch(/opening\.|\{\{|^$/);
+      }
+    }
+  });
+
   it("fills in the rule's figures and band through the translator it is given", () => {
     const en = (key: string, params?: Record<string, string | number>) => translate('en', key, params);
     const ja = (key: string, params?: Record<string, string | number>) => translate('ja', key, params);
