@@ -40,11 +40,15 @@ export function initialFiles(html, base) {
   };
 }
 
+/** The app's chunk (main.tsx), the one the entry script imports for every page. */
+export const APP_CHUNK = 'main';
+
 /**
- * Adds what the entry scripts pull in at start to `files`: each chunk an entry imports, statically or
- * dynamically (index.html's script is a loader whose one dynamic import is the app), and, from there, every
- * static import and imported stylesheet. Dynamic imports past the entry (each page's own code) stay out.
- * `graph` maps a chunk's file to its `imports`, `dynamicImports` and `css` (apps/web/build/module-sizes.ts).
+ * Adds what the entry scripts pull in at start to `files`: the app they import (the chunk named APP_CHUNK;
+ * index.html's script is a loader whose dynamic imports are the app, the opened page's code and the reader's
+ * catalogues, boot.ts), and, from there, every static import and imported stylesheet. The pages' code and the
+ * catalogues stay out: each is loaded for one page or one language only.
+ * `graph` maps a chunk's file to its `name`, `imports`, `dynamicImports` and `css` (apps/web/build/module-sizes.ts).
  */
 export function startFiles(files, graph) {
   const js = new Set(files.js);
@@ -58,7 +62,9 @@ export function startFiles(files, graph) {
   };
   for (const entry of files.entries) {
     visit(entry);
-    for (const next of graph[entry]?.dynamicImports ?? []) if (!js.has(next)) visit(next);
+    for (const next of graph[entry]?.dynamicImports ?? []) {
+      if (graph[next]?.name === APP_CHUNK && !js.has(next)) visit(next);
+    }
   }
   return { js: [...js], css: [...css] };
 }

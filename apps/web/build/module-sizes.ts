@@ -15,6 +15,8 @@ export type ModuleSizes = Record<string, ModuleSize[]>;
 
 /** A chunk's links to others, for the size check to follow what the entry script loads (ADR 0038). */
 export interface ChunkLinks {
+  /** the chunk's name: its entry's file name without extension ('main' for main.tsx), or its group's */
+  name: string;
   imports: string[];
   dynamicImports: string[];
   css: string[];
@@ -44,6 +46,7 @@ export function moduleSizes(file: string, graphFile: string): Plugin {
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk') continue;
         graph[output.fileName] = {
+          name: output.name,
           imports: output.imports,
           dynamicImports: output.dynamicImports,
           css: [...(output.viteMetadata?.importedCss ?? [])],

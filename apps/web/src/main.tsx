@@ -1,6 +1,5 @@
 import { startApp } from '@kabuto/client/start-app';
 import { App } from './app/app';
-import { preloadPage } from './app/router';
 import { installPriceColors } from './app/price-colors';
 import { installServiceWorker } from './app/pwa/pwa';
 import { installRootFontSize } from './app/root-font-size';
@@ -15,6 +14,5 @@ void import('./app/antd-react-19').then(({ installAntdReact19Shim }) => {
 });
 installRootFontSize();
 installPriceColors();
-preloadPage(window.location.hash);
 void startApp(App, initI18n);
 installServiceWorker();

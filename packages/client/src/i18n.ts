@@ -1,6 +1,7 @@
-import type { Locale, Messages } from '@kabuto/contract';
+import type { Locale } from '@kabuto/contract';
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { CatalogueBundle } from './catalogues.js';
 
 /**
  * The i18n bootstrap of both front ends (ADR 0019): react-i18next with the app's six catalogues (namespace
@@ -14,32 +15,7 @@ import { initReactI18next } from 'react-i18next';
  */
 export const CONTRACT_NS = 'contract';
 
-/** One locale's catalogues: the app's UI texts and the contract's messages. */
-export interface CatalogueBundle {
-  ui: object;
-  contract: object;
-}
-
-/**
- * The contract's messages of one locale, each its own chunk. Static import paths, so that the bundler
- * splits them.
- */
-export function loadContractMessages(locale: Locale): Promise<Messages> {
-  switch (locale) {
-    case 'ja':
-      return import('@kabuto/contract/messages/ja').then((m) => m.ja);
-    case 'zh-Hans':
-      return import('@kabuto/contract/messages/zh-Hans').then((m) => m.zhHans);
-    case 'zh-Hant':
-      return import('@kabuto/contract/messages/zh-Hant').then((m) => m.zhHant);
-    case 'en':
-      return import('@kabuto/contract/messages/en').then((m) => m.en);
-    case 'es':
-      return import('@kabuto/contract/messages/es').then((m) => m.es);
-    case 'fr':
-      return import('@kabuto/contract/messages/fr').then((m) => m.fr);
-  }
-}
+export { loadContractMessages, type CatalogueBundle } from './catalogues.js';
 
 export interface I18nOptions {
   /** Loads one locale's catalogues (the app's UI texts, and loadContractMessages). */

@@ -1,5 +1,5 @@
 import type { Locale } from '@kabuto/contract';
-import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/i18n';
+import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/catalogues';
 import type { UiMessages } from './en';
 
 /** One locale's UI catalogue, its own chunk: only the language in use is downloaded. */

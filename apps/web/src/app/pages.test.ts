@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
-import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
-import { preloadPage, routes } from './router';
+import { PAGE_PATHS, ROUTE_TABLE, TAB_PATHS } from '@/shared/navigation/routes';
+import { PAGES, pageAt, preloadPage, type PageEntry } from './pages';
+import { routes } from './router';
 
 /** How many times the layout's lazy shell effects were loaded (the module stands in for them). */
 const shellEffects = vi.hoisted(() => ({ loads: 0 }));
@@ -11,23 +11,45 @@ vi.mock('./layout/shell-effects', () => {
   return { default: () => null };
 });
 
-const pages = routes[0]?.children ?? [];
-
 /** Replaces each page's loader with a spy that resolves to nothing, and gives the spies back by path. */
 function spyOnPages(): Map<string, ReturnType<typeof vi.fn>> {
   const spies = new Map<string, ReturnType<typeof vi.fn>>();
-  for (const route of pages) {
-    const spy = vi.fn(() => Promise.resolve({}));
-    spies.set(route.path ?? '', spy);
-    route.lazy = spy;
+  for (const entry of PAGES as PageEntry[]) {
+    const spy = vi.fn(() => Promise.resolve(() => null));
+    spies.set(entry.path, spy);
+    entry.load = spy;
   }
   return spies;
 }
 
-const originals = pages.map((route) => route.lazy);
+const originals = PAGES.map((entry) => entry.load);
 afterEach(() => {
-  pages.forEach((route, i) => {
-    route.lazy = originals[i];
+  (PAGES as PageEntry[]).forEach((entry, i) => {
+    entry.load = originals[i] as PageEntry['load'];
+  });
+});
+
+describe('pageAt: the page a hash URL opens', () => {
+  it('finds every page of the route table, with or without a query', () => {
+    for (const entry of PAGES) {
+      expect(pageAt(`#${entry.path}`)).toBe(entry);
+      expect(pageAt(`#${entry.path}?code=7203`)).toBe(entry);
+    }
+  });
+
+  it('compares as the router does: case-insensitive, a trailing slash ignored; empty opens the entry page', () => {
+    expect(pageAt(`#${PAGE_PATHS.stockDetail.toLowerCase()}/`)?.path).toBe(PAGE_PATHS.stockDetail);
+    expect(pageAt('')?.path).toBe(PAGE_PATHS.entry);
+    expect(pageAt('#')?.path).toBe(PAGE_PATHS.entry);
+    expect(pageAt('#/no/such/page')).toBeUndefined();
+  });
+
+  it('has a page for every path of the navigation table, and the router a route for each page', () => {
+    const paths = new Set(PAGES.map((entry) => entry.path));
+    for (const path of Object.values(TAB_PATHS)) expect(paths).toContain(path);
+    for (const path of Object.values(PAGE_PATHS)) expect(paths).toContain(path);
+    for (const path of [...ROUTE_TABLE.tabs, ...ROUTE_TABLE.pages]) expect(pageAt(`#${path}`)).toBeDefined();
+    expect(routes[0]?.children?.map((route) => route.path)).toEqual(PAGES.map((entry) => entry.path));
   });
 });
 
@@ -55,14 +77,13 @@ describe('preloadPage: the first page is fetched before the router asks for it',
   });
 
   it('swallows a failed load (the router shows the error when it loads the page itself)', async () => {
-    const spies = spyOnPages();
+    spyOnPages();
+    const home = PAGES.find((entry) => entry.path === TAB_PATHS.home) as PageEntry;
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
-    const home = pages.find((route) => route.path === TAB_PATHS.home) as RouteObject;
-    home.lazy = failing;
+    home.load = failing;
     preloadPage(`#${TAB_PATHS.home}`);
     await Promise.resolve();
     expect(failing).toHaveBeenCalledTimes(1);
-    expect(spies.get(TAB_PATHS.home)).not.toHaveBeenCalled();
   });
 
   it("starts the layout's shell effects with the page, not once the layout has rendered", async () => {
@@ -70,5 +91,13 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     preloadPage(`#${TAB_PATHS.market}`);
     await vi.dynamicImportSettled();
     expect(shellEffects.loads).toBe(1);
+  });
+
+  it("the router's route loads the page through the same loader, so a preloaded page is not fetched twice", async () => {
+    const spies = spyOnPages();
+    const route = routes[0]?.children?.find((r) => r.path === PAGE_PATHS.login);
+    expect(typeof route?.lazy).toBe('function');
+    await (route?.lazy as () => Promise<unknown>)();
+    expect(spies.get(PAGE_PATHS.login)).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { Locale } from '@kabuto/contract';
-import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/i18n';
+import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/catalogues';
 import { loadAntdLocale } from '@/shared/i18n/antd-locale';
 import type { UiMessages } from './en';
 

@@ -9,17 +9,11 @@ import { ReconnectingBanner } from './reconnecting-banner';
 import { AppTabBar } from './tab-bar';
 import { UpdateBanner } from './update-banner';
 
-/** The live events and the stale-quotes line, loaded after the first paint (shell-effects.tsx). */
-const loadShellEffects = () => import('./shell-effects');
-const ShellEffects = lazy(loadShellEffects);
-
 /**
- * Starts loading the shell effects beside the first page's code (router.tsx's preloadPage), instead of once
- * the layout has rendered: one round trip fewer before the page is complete on a slow line (issue 21).
+ * The live events and the stale-quotes line (shell-effects.tsx), their own chunk. The boot script starts it
+ * beside the first page's code (pages.ts's preloadPage), so the layout finds it loading or loaded.
  */
-export function preloadShellEffects(): void {
-  void loadShellEffects().catch(() => undefined);
-}
+const ShellEffects = lazy(() => import('./shell-effects'));
 
 /** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
 export function AppLayout() {

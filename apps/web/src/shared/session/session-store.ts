@@ -5,20 +5,13 @@ import {
   type LangCode,
   type TUserInfo,
 } from '@kabuto/contract';
+import { STORAGE_KEYS } from './storage-keys';
 
 /**
  * What the app keeps locally (specification §3): token, userId, userInfo, locale and an anonymous device
  * id, plus the price colour preference. A tiny external store read with useSyncExternalStore.
  */
-export const STORAGE_KEYS = {
-  token: 'token',
-  userId: 'userId',
-  userInfo: 'userInfo',
-  locale: 'locale',
-  deviceId: 'deviceId',
-  priceColors: 'priceColors',
-  tabbarHeight: 'tabbarHeight',
-} as const;
+export { STORAGE_KEYS } from './storage-keys';
 
 export type PriceColors = 'red-up' | 'green-up';
 
