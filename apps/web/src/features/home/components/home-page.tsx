@@ -16,6 +16,7 @@ import { useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { BelowTheFold } from '@/shared/ui/below-the-fold';
 import { bannersQuery } from '../api/banners';
 import { HomeBanners } from './home-banners';
 
@@ -96,8 +97,10 @@ function HomeBody({
       <ServiceLinks />
       <FraudWarning />
       <SimulatedBadge />
-      <IndexCards />
-      <HotStocks />
+      <BelowTheFold>
+        <IndexCards />
+        <HotStocks />
+      </BelowTheFold>
     </>
   );
 }

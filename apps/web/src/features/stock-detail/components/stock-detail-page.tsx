@@ -38,6 +38,7 @@ import { OrderBook } from './order-book';
 import { OrderPanel } from './order-form';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
+import { BelowTheFold } from '@/shared/ui/below-the-fold';
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -85,13 +86,15 @@ export function StockDetailPage() {
             alwaysOpen={alwaysOpen}
             locale={locale}
           />
-          <OrderBook code={code} decimals={priceDecimalsOf(info.price_decimals)} />
-          {info.tradable && (
-            <OpenAccountGate>
-              <OrderPanel stock={info} />
-            </OpenAccountGate>
-          )}
-          <StockNews code={code} />
+          <BelowTheFold>
+            <OrderBook code={code} decimals={priceDecimalsOf(info.price_decimals)} />
+            {info.tradable && (
+              <OpenAccountGate>
+                <OrderPanel stock={info} />
+              </OpenAccountGate>
+            )}
+            <StockNews code={code} />
+          </BelowTheFold>
         </>
       )}
     </div>
