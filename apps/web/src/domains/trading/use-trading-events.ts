@@ -83,21 +83,27 @@ function toastMarginCall(event: TUserEvent) {
 
 /**
  * While logged in: refreshes the trading queries (orders, positions, ledger, account) on every trading,
- * position and margin event, toasts fills and warns of margin calls.
+ * position and margin event, and each time the events start arriving (after a connection or a login, since
+ * what came before is not replayed); toasts fills and warns of margin calls.
  */
 export function useTradingEvents(): void {
   const token = useSession((s) => s.token);
   useEffect(() => {
     if (token === null) return;
-    return subscribeUserEvents((event) => {
-      if (!isTradingEvent(event.kind)) return;
-      void invalidateTrading(queryClient);
-      if (event.kind === 'margin.call') toastMarginCall(event);
-      if (event.kind === 'order.filled') {
-        toastFill(event).catch(() => {
-          // The fill is visible in the refreshed lists even without the toast.
-        });
-      }
-    });
+    return subscribeUserEvents(
+      (event) => {
+        if (!isTradingEvent(event.kind)) return;
+        void invalidateTrading(queryClient);
+        if (event.kind === 'margin.call') toastMarginCall(event);
+        if (event.kind === 'order.filled') {
+          toastFill(event).catch(() => {
+            // The fill is visible in the refreshed lists even without the toast.
+          });
+        }
+      },
+      () => {
+        void invalidateTrading(queryClient);
+      },
+    );
   }, [token]);
 }

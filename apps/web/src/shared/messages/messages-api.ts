@@ -43,14 +43,22 @@ export function refreshForEvent(client: QueryClient, event: TUserEvent): Promise
   return Promise.all(work);
 }
 
-/** While logged in: every event pushed on the user channel refreshes the messages and what it changed. */
+/**
+ * While logged in: every event pushed on the user channel refreshes the messages and what it changed, and so
+ * does each moment the events start arriving (after a connection or a login: what came before is not replayed).
+ */
 export function useMessageEvents(): void {
   const token = useSession((s) => s.token);
   const client = useQueryClient();
   useEffect(() => {
     if (token === null) return;
-    return subscribeUserEvents((event) => {
-      void refreshForEvent(client, event);
-    });
+    return subscribeUserEvents(
+      (event) => {
+        void refreshForEvent(client, event);
+      },
+      () => {
+        void client.invalidateQueries({ queryKey: messageKeys.all });
+      },
+    );
   }, [token, client]);
 }

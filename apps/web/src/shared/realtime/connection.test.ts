@@ -245,6 +245,57 @@ describe('realtime connection', () => {
     expect(connection.getState()).toBe('idle');
   });
 
+  it("says when the user's events start arriving, again after a reconnect and a new login, never replayed", () => {
+    const { connection, setToken } = setup({ token: 'a', random: () => 0 });
+    const events: string[] = [];
+    let lives = 0;
+    connection.onUserEvent(
+      (event) => events.push(event.kind),
+      () => {
+        lives += 1;
+      },
+    );
+    last().open();
+    // authenticated, not yet live: an anonymous greeting is not the user's
+    last().receive({ type: 'ready', user_id: null });
+    expect(lives).toBe(0);
+    last().receive({ type: 'ready', user_id: 7 });
+    expect(lives).toBe(1);
+    // a listener that comes once the socket is live is told at once
+    let lateLives = 0;
+    const stop = connection.onUserEvent(
+      () => undefined,
+      () => {
+        lateLives += 1;
+      },
+    );
+    expect(lateLives).toBe(1);
+    stop();
+    // the socket drops: live again only once the new socket's server says so
+    last().drop();
+    vi.advanceTimersByTime(1);
+    last().open();
+    expect(lives).toBe(1);
+    last().receive({ type: 'ready', user_id: 7 });
+    expect(lives).toBe(2);
+    expect(lateLives).toBe(1);
+    // a new login on the same socket: live again after its greeting
+    setToken('b');
+    expect(last().sent.at(-1)).toEqual({ op: 'auth', token: 'b' });
+    const late = connection.onUserEvent(
+      () => undefined,
+      () => {
+        lateLives += 1;
+      },
+    );
+    expect(lateLives).toBe(1);
+    last().receive({ type: 'ready', user_id: 8 });
+    expect(lives).toBe(3);
+    expect(lateLives).toBe(2);
+    late();
+    expect(events).toEqual([]);
+  });
+
   it('reconnects with backoff and subscribes everything again', () => {
     const { connection } = setup({ random: () => 0.999 });
     connection.subscribe(['7203']);

@@ -90,6 +90,9 @@ export class RealtimeConnection {
   private readonly eventListeners = new Set<Listener<TUserEvent>>();
   private readonly stateListeners = new Set<Listener<ConnectionState>>();
   private readonly staleListeners = new Set<Listener<boolean>>();
+  private readonly liveListeners = new Set<() => void>();
+  /** Whether the server has said this socket gets the user's events ('ready' with a user id). */
+  private userLive = false;
   /** the server said its live stream is interrupted (ADR 0032); a new socket is live until told otherwise */
   private stale = false;
 
@@ -219,12 +222,21 @@ export class RealtimeConnection {
     for (const listener of this.staleListeners) listener(stale);
   }
 
-  /** The user's own events (order filled, review finished…); keeps the socket open while listened to. */
-  onUserEvent(listener: Listener<TUserEvent>): () => void {
+  /**
+   * The user's own events (order filled, review finished…); keeps the socket open while listened to. The server
+   * does not replay what a socket missed, so `onLive` is called each time the events start reaching `listener`:
+   * at once when the socket already has them, else when the server says it has (its 'ready' for the user, after
+   * every connection and login). What the listener keeps fresh should be read again then: an event between the
+   * page's first read and that moment, or during a reconnect, is gone.
+   */
+  onUserEvent(listener: Listener<TUserEvent>, onLive?: () => void): () => void {
     const remove = this.addListener(this.eventListeners, listener);
+    const removeLive = onLive === undefined ? () => undefined : this.addListener(this.liveListeners, onLive);
     const release = this.hold();
+    if (this.userLive) onLive?.();
     return () => {
       remove();
+      removeLive();
       release();
     };
   }
@@ -368,6 +380,7 @@ export class RealtimeConnection {
   }
 
   private authenticate(token: string): void {
+    this.userLive = false;
     this.authedToken = token;
     this.trySend({ op: 'auth', token });
   }
@@ -424,7 +437,12 @@ export class RealtimeConnection {
         break;
       case 'ready':
         // a new socket (or a new session on it): live unless the server says otherwise next
-        if (message.user_id === null) this.setStale(false);
+        if (message.user_id === null) {
+          this.setStale(false);
+        } else {
+          this.userLive = true;
+          for (const listener of this.liveListeners) listener();
+        }
         break;
       case 'error':
         this.deps.log?.(`websocket: server error ${message.code}`, message.msg);
@@ -484,6 +502,7 @@ export class RealtimeConnection {
     socket.onerror = null;
     this.socket = null;
     this.authedToken = null;
+    this.userLive = false;
   }
 
   private closeSocket(): void {

@@ -94,9 +94,13 @@ export function useIndexStream(): void {
   useEffect(() => realtime.hold(), []);
 }
 
-/** The user's own events (later features: orders filled, reviews finished). */
-export function subscribeUserEvents(listener: (event: TUserEvent) => void): () => void {
-  return realtime.onUserEvent(listener);
+/**
+ * The user's own events (orders filled, reviews finished…). `onLive` is called whenever they start arriving (at
+ * once if they already do): the server does not replay what was missed before, so read again then what the
+ * events keep fresh (RealtimeConnection.onUserEvent).
+ */
+export function subscribeUserEvents(listener: (event: TUserEvent) => void, onLive?: () => void): () => void {
+  return realtime.onUserEvent(listener, onLive);
 }
 
 /** Whether the server said its live quotes are stale (its pub/sub lost; ADR 0032), re-rendered on change. */
