@@ -27,15 +27,14 @@ export async function pickStock(page: Page, field: string, code: string): Promis
 }
 
 /**
- * Types a date into an antd date picker and confirms it with Enter, as a keyboard user does. (Clicking the
- * day's cell in the calendar raced the calendar's move to the typed month on a loaded machine: the click
- * once landed on the cell a week later.)
+ * Types a date into an antd date picker, which moves its calendar to that month, and picks the day there
+ * (the calendar's cells are titled with their dates).
  */
 async function pickDate(page: Page, label: string, date: string): Promise<void> {
   const input = page.getByLabel(label, { exact: true });
   await input.click();
   await input.fill(date);
-  await input.press('Enter');
+  await page.locator(`.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) td[title="${date}"]`).click();
   await expect(input).toHaveValue(date);
   // the calendar closes with an animation, still unhidden meanwhile: the next field's calendar would then be
   // the second of two with the same dates, so the next pick waits for this one to be gone
