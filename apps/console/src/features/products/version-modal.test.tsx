@@ -90,7 +90,7 @@ describe('a new version of a product', { timeout: 90_000 }, () => {
     expect(total.textContent).toBe('Total: 110% (must be 100%)');
     await user.click(within(dialog).getByTestId('product-version-save'));
     expect(await within(dialog).findByText('The weights must sum to exactly 100%')).toBeTruthy();
-    expect(within(dialog).getByText('This field is required')).toBeTruthy();
+    expect(await within(dialog).findByText('This field is required')).toBeTruthy();
     expect(sent).toHaveLength(0);
 
     const second = within(dialog).getByRole('textbox', { name: 'Weight 2' });
