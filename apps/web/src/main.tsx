@@ -1,4 +1,5 @@
 import { startApp } from '@kabuto/client/start-app';
+import { afterLoadAtFirstUse } from './app/after-load';
 import { App } from './app/app';
 import { installPriceColors } from './app/price-colors';
 import { installServiceWorker } from './app/pwa/pwa';
@@ -6,12 +7,14 @@ import { installRootFontSize } from './app/root-font-size';
 import { initI18n } from './shared/i18n/i18n';
 import './app/styles.css';
 
-// Toast and Dialog need the shim only when one is shown, after a tap or an answer from the server: its code
-// (antd-mobile's legacy renderer and the async-function runtime it brings, about 5 KiB) is fetched now, beside
-// the page's own, and stays out of the first load (issue 21).
-void import('./app/antd-react-19').then(({ installAntdReact19Shim }) => {
-  installAntdReact19Shim();
-});
+// Dialogs and toasts follow a tap or an answer from the server: their code (antd-mobile's Dialog and Toast,
+// react-spring, the React 19 shim; shared/ui/overlays.ts) is fetched at the first touch or key, or a few seconds
+// after the load, never beside the first screen's code and data (issue 21).
+afterLoadAtFirstUse(() => {
+  void import('./shared/ui/overlays').then(({ prefetchOverlays }) => {
+    prefetchOverlays();
+  });
+}, 3000);
 installRootFontSize();
 installPriceColors();
 void startApp(App, initI18n);

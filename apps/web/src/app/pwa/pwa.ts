@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { afterLoad } from '../after-load';
 import { createUpdateFlow, UPDATE_CHECK_MS, type UpdateState, type WorkerContainer } from './update';
 
 /** The one update flow of the page: the browser's service workers in a production build, none otherwise. */
@@ -17,8 +18,7 @@ export function installServiceWorker(): void {
       console.warn('service worker not registered', error);
     });
   };
-  if (document.readyState === 'complete') start();
-  else window.addEventListener('load', start, { once: true });
+  afterLoad(start);
   window.setInterval(() => void flow.check().catch(() => undefined), UPDATE_CHECK_MS);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void flow.check().catch(() => undefined);

@@ -1,13 +1,13 @@
 import type { TMarketList, TStockDetail, TStockRow } from '@kabuto/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { marketKeys, setWatched } from './market-api';
+import { dialog } from '@/shared/ui/overlays';
 
 /** Sets the `watched` flag of a code in every cached list and detail (optimistically, then confirmed). */
 function patchWatched(client: QueryClient, code: string, watched: boolean): void {
@@ -30,7 +30,7 @@ function patchWatched(client: QueryClient, code: string, watched: boolean): void
 }
 
 async function promptLogin(): Promise<void> {
-  const ok = await Dialog.confirm({
+  const ok = await dialog.confirm({
     content: i18n.t('market.watchLogin'),
     confirmText: i18n.t('user.login'),
     cancelText: i18n.t('common.cancel'),

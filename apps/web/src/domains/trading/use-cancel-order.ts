@@ -1,17 +1,17 @@
 import type { TOrder } from '@kabuto/contract';
-import { Dialog } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryClient } from '@/shared/api/query-client';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { createIdempotentAction, sendWithRetry } from './idempotent';
 import { cancelOrder, invalidateTrading } from './trading-api';
+import { dialog } from '@/shared/ui/overlays';
 
 /** Asks whether to send an attempt again after an unknown outcome (the same key is reused). */
 export function useRetryPrompt() {
   const { t } = useTranslation();
   return () =>
-    Dialog.confirm({
+    dialog.confirm({
       content: t('trading.retryPrompt'),
       confirmText: t('trading.retry'),
       cancelText: t('common.cancel'),
@@ -28,7 +28,7 @@ export function useCancelOrder() {
   const action = useMemo(() => createIdempotentAction(cancelOrder), []);
   const [busy, setBusy] = useState<string | null>(null);
   async function cancel(order: Pick<TOrder, 'order_no' | 'name' | 'code'>): Promise<TOrder | null> {
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       title: t('orders.cancelTitle'),
       content: t('orders.cancelConfirm', { orderNo: order.order_no, name: order.name }),
       confirmText: t('orders.cancel'),

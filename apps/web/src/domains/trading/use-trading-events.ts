@@ -7,7 +7,7 @@ import { formatPriceAuto } from '@/shared/format/price';
 import { i18n } from '@/shared/i18n/i18n';
 import { subscribeUserEvents } from '@/shared/realtime/realtime';
 import { sessionStore, useSession } from '@/shared/session/session';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import { invalidateTrading } from './trading-api';
 
 /** The user events of trading; each one changes orders, positions, the ledger and the account figures. */

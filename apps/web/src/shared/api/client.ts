@@ -3,7 +3,7 @@ import { i18n, tContract } from '../i18n/i18n';
 import { reLaunch } from '../navigation/nav';
 import { PAGE_PATHS } from '../navigation/routes';
 import { sessionStore } from '../session/session';
-import { showToast } from '../ui/toast';
+import { showToast } from '../ui/overlays';
 import { createWebApiClient } from './api-client';
 
 /** The running app's API client (same origin: the server serves the app and /api). */

@@ -1,6 +1,7 @@
-import { Dialog, Input } from 'antd-mobile';
+import { Input } from 'antd-mobile';
 import { useId } from 'react';
 import { i18n } from '../i18n/i18n';
+import { dialog } from '../ui/overlays';
 
 /** The user closed the SMS step-up's dialog: nothing was sent. */
 export class SmsStepUpCancelled extends Error {
@@ -65,30 +66,32 @@ function SmsStepUpFields(props: {
 export function askSmsCode(askSecret: StepUpSecret | null): Promise<Answer> {
   const answer: Answer = { code: '', secret: '' };
   return new Promise((resolve, reject) => {
-    Dialog.show({
-      title: i18n.t('smsStepUp.title'),
-      content: (
-        <SmsStepUpFields
-          askSecret={askSecret}
-          onCode={(code) => {
-            answer.code = code;
-          }}
-          onSecret={(secret) => {
-            answer.secret = secret;
-          }}
-        />
-      ),
-      closeOnAction: true,
-      actions: [
-        [
-          { key: 'cancel', text: i18n.t('common.cancel') },
-          { key: 'confirm', text: i18n.t('smsStepUp.confirm'), bold: true },
+    dialog
+      .show({
+        title: i18n.t('smsStepUp.title'),
+        content: (
+          <SmsStepUpFields
+            askSecret={askSecret}
+            onCode={(code) => {
+              answer.code = code;
+            }}
+            onSecret={(secret) => {
+              answer.secret = secret;
+            }}
+          />
+        ),
+        closeOnAction: true,
+        actions: [
+          [
+            { key: 'cancel', text: i18n.t('common.cancel') },
+            { key: 'confirm', text: i18n.t('smsStepUp.confirm'), bold: true },
+          ],
         ],
-      ],
-      onAction: (action) => {
-        if (action.key === 'confirm') resolve(answer);
-        else reject(new SmsStepUpCancelled());
-      },
-    });
+        onAction: (action) => {
+          if (action.key === 'confirm') resolve(answer);
+          else reject(new SmsStepUpCancelled());
+        },
+      })
+      .catch(reject);
   });
 }

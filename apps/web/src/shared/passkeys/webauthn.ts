@@ -13,7 +13,7 @@ import {
 } from '@simplewebauthn/browser';
 import { api } from '../api/client';
 import { i18n } from '../i18n/i18n';
-import { showToast } from '../ui/toast';
+import { showToast } from '../ui/overlays';
 import { SmsStepUpCancelled, askSmsCode } from './sms-step-up';
 
 /*

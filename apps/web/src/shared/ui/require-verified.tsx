@@ -5,7 +5,7 @@ import { PAGE_PATHS } from '../navigation/routes';
 import { useUserInfo } from '../session/user-info-query';
 import { LoginPrompt } from './login-prompt';
 import { PageLoading } from './page-loading';
-import { showToast } from './toast';
+import { showToast } from './overlays';
 
 /**
  * Pages that move money (deposit, withdrawal, bank accounts) need a passed real-name verification: an

@@ -1,5 +1,5 @@
 import type { TTradingRules } from '@kabuto/contract';
-import { Button, Dialog, Switch } from 'antd-mobile';
+import { Button, Switch } from 'antd-mobile';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
@@ -9,6 +9,7 @@ import { accountLabel, collateralRatePercent, tradeLabel } from '../order-labels
 import { tickSizeAt, type TicketField } from './order-ticket';
 import type { OrderTicket, TicketDialogs } from './use-order-ticket';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * The order ticket's markup. `full` (the stock page) adds the day-trade switch and its note and the
@@ -73,7 +74,7 @@ export function useTicketDialogs(confirmNotes?: ReactNode): TicketDialogs {
   const { t } = useTranslation();
   return {
     confirmOrder: (rows, notice) =>
-      Dialog.confirm({
+      dialog.confirm({
         title: t('trading.confirmTitle'),
         content: (
           <>
@@ -89,8 +90,8 @@ export function useTicketDialogs(confirmNotes?: ReactNode): TicketDialogs {
         confirmText: t('trading.confirmPlace'),
         cancelText: t('common.cancel'),
       }),
-    confirm: (options) => Dialog.confirm(options),
-    alert: (options) => Dialog.alert(options),
+    confirm: (options) => dialog.confirm(options),
+    alert: (options) => dialog.alert(options),
   };
 }
 

@@ -16,13 +16,13 @@ import { queryClient } from '@/shared/api/query-client';
 import { i18n, initI18n } from '@/shared/i18n/i18n';
 import { marketStatusKey } from '@/shared/market-clock/market-status';
 import { sessionStore } from '@/shared/session/session';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import { taxAccountKeys } from '../tax-accounts-api';
 import { brokerageOf, quoteOf, rules, stock } from './ticket-fixtures';
 import { useOrderTicket, type TicketDialogs } from './use-order-ticket';
 
 // The toasts are antd-mobile's portals; the test reads what they were asked to say.
-vi.mock('@/shared/ui/toast', () => ({ showToast: vi.fn(), showSuccess: vi.fn() }));
+vi.mock('@/shared/ui/overlays', () => ({ showToast: vi.fn(), showSuccess: vi.fn() }));
 
 /**
  * The order ticket's glue, through the real API client with fetch stubbed: which message a field shows,

@@ -18,7 +18,7 @@ import { marketStatusQuery } from '@/shared/market-clock/market-status';
 import { useIsStale } from '@/shared/market-clock/staleness';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo } from '@/shared/session/user-info-query';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { createIdempotentAction, sendWithRetry } from '../idempotent';
 import { orderFigures, type Direction, type PriceType } from '../order-figures';
 import { inputToPrice, inputToQuantity, priceToInput } from '../price-input';

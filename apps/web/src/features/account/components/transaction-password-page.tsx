@@ -9,7 +9,7 @@ import { useUserInfo } from '@/shared/session/user-info-query';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import {
   changeTxnPasswordFormSchema,
   useChangeTxnPassword,

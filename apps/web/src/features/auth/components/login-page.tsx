@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ERRORS, SMS_RESEND_SECONDS, ZPhone } from '@kabuto/contract';
-import { Button, Checkbox, Dialog } from 'antd-mobile';
+import { Button, Checkbox } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { isApiError } from '@kabuto/client/api-error';
 import { applyServerIssues } from '@kabuto/client/server-issues';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/webauthn';
 import { loginFormSchema, useLogin, type LoginFormInput, type LoginFormOutput } from '../api/login';
 import { hasNoPasskey, usePasskeyLogin } from '../api/passkey-login';
@@ -26,7 +26,7 @@ const OFFER_DISMISSED = 'kabuto.passkeyOfferDismissed';
 async function offerPasskey(t: (key: string) => string): Promise<boolean> {
   if (!passkeysSupported() || localStorage.getItem(OFFER_DISMISSED) === '1') return false;
   if (!(await hasNoPasskey().catch(() => false))) return false;
-  const accepted = await Dialog.confirm({
+  const accepted = await dialog.confirm({
     title: t('passkeys.offerTitle'),
     content: t('passkeys.offerBody'),
     confirmText: t('passkeys.offerAccept'),
@@ -37,6 +37,7 @@ async function offerPasskey(t: (key: string) => string): Promise<boolean> {
 }
 import { useSendSmsCode } from '../api/send-sms-code';
 import { useCountdown } from '../hooks/use-countdown';
+import { dialog } from '@/shared/ui/overlays';
 
 const doc = (section: string) => `${PAGE_PATHS.userAgreement}?section=${section}`;
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { reLaunch } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { PageLoading } from '@/shared/ui/page-loading';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { useLogout } from '../api/logout';
 
 /** /subPackages/logout/logout: ends the session on the server, clears it locally and opens login. */

@@ -9,7 +9,7 @@ import { applyServerIssues } from '@kabuto/client/server-issues';
 import { redirectTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import {
   registerFormSchema,
   useRegister,

@@ -25,7 +25,7 @@ import { useLocale } from '@/shared/i18n/use-locale';
 import { useSession } from '@/shared/session/session';
 import { FieldError } from '@/shared/ui/field-error';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import {
   identityFormSchema,
   useSubmitIdentity,

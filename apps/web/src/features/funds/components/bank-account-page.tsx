@@ -22,7 +22,7 @@ import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { Segmented } from '@/shared/ui/segmented';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import {
   bankAccountFormSchema,
   bankAccountsQuery,

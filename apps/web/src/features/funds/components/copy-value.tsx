@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 
 /** Copies a value (an account number...) to the clipboard, saying what was copied. */
 export function CopyButton({ value, label }: { value: string; label: string }) {

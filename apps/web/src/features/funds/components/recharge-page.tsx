@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Locale, TDeposit, TDepositAccount } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ import { DateField } from '@/shared/ui/date-field';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { amountFieldSchema } from '../amount';
 import {
   depositAccountQuery,
@@ -33,6 +33,7 @@ import { PhotoUpload } from './photo-upload';
 import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/recharge/recharge: the user's own virtual account for bank transfers, the fraud warning,
@@ -166,7 +167,7 @@ function DepositForm() {
           ...(proofId === '' ? {} : { proof_upload_id: proofId }),
         },
         () =>
-          Dialog.confirm({
+          dialog.confirm({
             content: t('funds.retryPrompt'),
             confirmText: t('funds.retry'),
             cancelText: t('common.cancel'),

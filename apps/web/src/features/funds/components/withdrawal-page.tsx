@@ -8,7 +8,7 @@ import {
   type TWithdrawalRules,
 } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useId, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ import { PageLoading } from '@/shared/ui/page-loading';
 import { FieldError } from '@/shared/ui/field-error';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { bankAccountsQuery } from '../api/bank-accounts';
 import {
   fileWithdrawal,
@@ -46,6 +46,7 @@ import {
 import { RecordsSection } from './records-section';
 import { ReviewStatus } from './review-status';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/withdrawal/withdrawal: the published rules (minimum, hours, no fee, credited within 24
@@ -196,7 +197,7 @@ function WithdrawalForm({
 
   const onSubmit = form.handleSubmit(async (values) => {
     const account = accounts.find((a) => a.id === values.bank_account_id);
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       title: t('withdrawal.confirmTitle'),
       content: t('withdrawal.confirmBody', {
         amount: formatMoney(sen(values.amount), locale),
@@ -218,7 +219,7 @@ function WithdrawalForm({
         { txn_password: values.txn_password },
       );
       const filed = await sendWithRetry(action, { ...values, step_up_token: stepUpToken }, () =>
-        Dialog.confirm({
+        dialog.confirm({
           content: t('funds.retryPrompt'),
           confirmText: t('funds.retry'),
           cancelText: t('common.cancel'),

@@ -1,6 +1,6 @@
 import { sen, type Locale, type TApplication, type TOffering } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -14,8 +14,9 @@ import { userInfoKeys, useUserInfo } from '@/shared/session/user-info-query';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import { applicationAction, applicationsQuery, ipoKeys, offeringsQuery } from '../api/ipo-queries';
+import { dialog } from '@/shared/ui/overlays';
 
 /** The confirm page of one won allocation. */
 export const confirmPurchaseUrl = (applicationId: number) =>
@@ -142,7 +143,7 @@ function ConfirmOne({ application: a, offering: o }: { application: TApplication
     setBusy(true);
     try {
       const answered = await sendWithRetry(answer, action, () =>
-        Dialog.confirm({
+        dialog.confirm({
           content: t('funds.retryPrompt'),
           confirmText: t('funds.retry'),
           cancelText: t('common.cancel'),
@@ -234,13 +235,15 @@ function ConfirmOne({ application: a, offering: o }: { application: TApplication
               disabled={busy}
               data-testid="confirm-decline"
               onClick={() => {
-                void Dialog.confirm({
-                  content: t('confirmPurchase.declineAsk', { name: a.name }),
-                  confirmText: t('ipo.decline'),
-                  cancelText: t('common.cancel'),
-                }).then((yes) => {
-                  if (yes) void run('decline', t('ipo.declined'));
-                });
+                void dialog
+                  .confirm({
+                    content: t('confirmPurchase.declineAsk', { name: a.name }),
+                    confirmText: t('ipo.decline'),
+                    cancelText: t('common.cancel'),
+                  })
+                  .then((yes) => {
+                    if (yes) void run('decline', t('ipo.declined'));
+                  });
               }}
             >
               {t('ipo.decline')}

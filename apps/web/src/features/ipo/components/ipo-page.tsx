@@ -20,7 +20,7 @@ import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import {
   applicationAction,
   applicationsQuery,

@@ -11,7 +11,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { Segmented } from '@/shared/ui/segmented';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { isIsoDate, presetPeriod, tokyoDate, type Period, type PeriodPreset } from '../period';
 import { useLocale } from '@/shared/i18n/use-locale';
 import {

@@ -1,6 +1,6 @@
 import type { TLoan } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
@@ -14,10 +14,11 @@ import { useSession } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireVerified } from '@/shared/ui/require-verified';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { loanKeys, loanRecordsQuery, repayLoan } from '../api/loans';
 import { percent } from '../rates';
 import { NextActions } from './loans-page';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/index/rongzi/record: every loan with its state (the specification's six, and collection),
@@ -86,7 +87,7 @@ function LoanItem({ loan }: { loan: TLoan }) {
     </div>
   );
   const repay = async () => {
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       title: t('loans.repayConfirmTitle'),
       content: t('loans.repayConfirmBody', {
         amount: formatMoney(loan.amount_to_repay, locale),
@@ -101,7 +102,7 @@ function LoanItem({ loan }: { loan: TLoan }) {
     setBusy(true);
     try {
       const done = await sendWithRetry(action, { id: loan.id, amount: loan.amount_to_repay }, () =>
-        Dialog.confirm({
+        dialog.confirm({
           content: t('loans.retryPrompt'),
           confirmText: t('loans.retry'),
           cancelText: t('common.cancel'),

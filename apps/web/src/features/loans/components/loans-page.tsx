@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { sen, type Locale, type TLoan, type TLoanOverview } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Dialog } from 'antd-mobile';
+import { Button, Checkbox } from 'antd-mobile';
 import { useState } from 'react';
 import { useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,10 +16,11 @@ import { FieldError } from '@/shared/ui/field-error';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireVerified } from '@/shared/ui/require-verified';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { applyForLoan, loanKeys, loanOverviewQuery, loanQuoteQuery } from '../api/loans';
 import { amountOf, loanFormSchema, type LoanFormInput, type LoanFormOutput } from '../form';
 import { percent } from '../rates';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/index/rongzi/rongzi: the credit loan (issue 18). Limits (available, under application, total
@@ -196,7 +197,7 @@ function ApplicationForm({
     setBusy(true);
     try {
       const loan = await sendWithRetry(action, values, () =>
-        Dialog.confirm({
+        dialog.confirm({
           content: t('loans.retryPrompt'),
           confirmText: t('loans.retry'),
           cancelText: t('common.cancel'),

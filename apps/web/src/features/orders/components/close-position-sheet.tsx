@@ -9,7 +9,7 @@ import {
   tickUp,
 } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dialog, Popup } from 'antd-mobile';
+import { Button, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/shared/format/format';
@@ -22,6 +22,7 @@ import { Segmented, StepperField } from '@/shared/ui/segmented';
 import { useClosePosition } from '../hooks/use-trading-actions';
 import { accountLabel, priceTypeLabel, tradeLabel, tradeTypeLabel } from '../labels';
 import { useLocale } from '@/shared/i18n/use-locale';
+import { dialog } from '@/shared/ui/overlays';
 
 /** 決済: closes all or part of a position at market or at a limit, after a confirm prompt. */
 export function ClosePositionSheet({ position, onDone }: { position: TPosition | null; onDone: () => void }) {
@@ -104,7 +105,7 @@ function CloseForm({ position, onDone }: { position: TPosition; onDone: () => vo
       ...(limitPrice !== null ? { price: limitPrice } : {}),
       quantity,
     };
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       title: t('orders.closeConfirmTitle'),
       content: (
         <dl className="confirm-list" data-testid="close-confirm">

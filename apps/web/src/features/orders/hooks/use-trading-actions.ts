@@ -5,7 +5,7 @@ import { queryClient } from '@/shared/api/query-client';
 import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { closePosition, invalidateTrading } from '@/domains/trading/trading-api';
 import { useRetryPrompt } from '@/domains/trading/use-cancel-order';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 
 export { useCancelOrder } from '@/domains/trading/use-cancel-order';
 

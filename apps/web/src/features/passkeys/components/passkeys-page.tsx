@@ -1,4 +1,4 @@
-import { Button, Dialog, List } from 'antd-mobile';
+import { Button, List } from 'antd-mobile';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,10 +6,11 @@ import { formatDateTime } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { useSession } from '@/shared/session/session';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/webauthn';
 import { passkeyListQuery, useAddPasskey, useRemovePasskey } from '../api/passkeys';
 import { RenameDialog } from './rename-dialog';
+import { dialog } from '@/shared/ui/overlays';
 
 /** Settings → Passkeys: what each passkey is, when it was added and last used; add and remove (ADR 0031). */
 export function PasskeysPage() {
@@ -32,7 +33,7 @@ function PasskeyList() {
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
 
   const onRemove = async (id: number, name: string) => {
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       content: t('passkeys.removeConfirm', { name }),
       confirmText: t('passkeys.remove'),
       cancelText: t('common.cancel'),

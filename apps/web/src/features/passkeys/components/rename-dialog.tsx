@@ -5,7 +5,7 @@ import { Button, Dialog } from 'antd-mobile';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '@/shared/ui/text-field';
-import { showSuccess, showToast } from '@/shared/ui/toast';
+import { showSuccess, showToast } from '@/shared/ui/overlays';
 import { useRenamePasskey } from '../api/passkeys';
 
 /** Renames a passkey (a name the user will recognise in the list). */

@@ -11,7 +11,7 @@ import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { buyProduct, productKeys, productListQuery, productQuery } from '../api/products';
 import '../products.css';
 import { NavChart } from './nav-chart';

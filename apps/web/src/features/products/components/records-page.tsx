@@ -1,6 +1,6 @@
 import type { Locale, Sen, TProductRecord } from '@kabuto/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { changeClass, formatShares } from '@/shared/format/price';
@@ -9,9 +9,10 @@ import { useSession } from '@/shared/session/session';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { productKeys, productRecordsQuery, sellRecord } from '../api/products';
 import '../products.css';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/index/gendan/record: every purchase and sale of follow-up products with its status (pending
@@ -106,7 +107,7 @@ function RecordCard({ record: r, locale }: { record: TProductRecord; locale: Loc
           data-testid="record-sell"
           onClick={() => {
             void (async () => {
-              const ok = await Dialog.confirm({
+              const ok = await dialog.confirm({
                 title: t('products.sellConfirmTitle'),
                 content: t('products.sellConfirmBody', { name: r.product_name }),
                 confirmText: t('products.sell'),

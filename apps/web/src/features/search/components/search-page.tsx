@@ -1,6 +1,6 @@
 import type { TInstrument } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Dialog, DotLoading } from 'antd-mobile';
+import { DotLoading } from 'antd-mobile';
 import { useId, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { searchHistoryQuery, searchQuery } from '@/domains/market/market-api';
@@ -8,9 +8,10 @@ import { useViewer } from '@/domains/market/viewer';
 import { navigateTo } from '@/shared/navigation/nav';
 import { stockDetailUrl } from '@/shared/navigation/routes';
 import { EmptyState } from '@/shared/ui/empty-state';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { useAddHistory, useClearHistory } from '../api/search-history';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { dialog } from '@/shared/ui/overlays';
 
 /**
  * /subPackages/search/search: results as you type (debounced 250 ms) by code, name or reading; the
@@ -140,7 +141,7 @@ function SearchHistory({ onPick }: { onPick: (query: string) => void }) {
   }
   const entries = history.data ?? [];
   const confirmClear = async () => {
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       content: t('search.clearConfirm'),
       confirmText: t('common.ok'),
       cancelText: t('common.cancel'),

@@ -1,12 +1,13 @@
-import { Button, Dialog, List, Tag } from 'antd-mobile';
+import { Button, List, Tag } from 'antd-mobile';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { useSession } from '@/shared/session/session';
 import { RequireLogin } from '@/shared/ui/require-login';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { sessionListQuery, useEndSession } from '../api/sessions';
+import { dialog } from '@/shared/ui/overlays';
 
 /** Settings → signed-in devices: each session's device, network and times; any other can be ended. */
 export function SessionsPage() {
@@ -26,7 +27,7 @@ function SessionList() {
   const end = useEndSession();
 
   const onEnd = async (id: number) => {
-    const ok = await Dialog.confirm({
+    const ok = await dialog.confirm({
       content: t('sessions.endConfirm'),
       confirmText: t('sessions.end'),
       cancelText: t('common.cancel'),

@@ -19,7 +19,7 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { RequireLogin } from '@/shared/ui/require-login';
 import { Segmented } from '@/shared/ui/segmented';
-import { showSuccess } from '@/shared/ui/toast';
+import { showSuccess } from '@/shared/ui/overlays';
 import { downloadReport, nisaQuery, reportQuery, summaryQuery } from '../api/tax-queries';
 import '../tax.css';
 
