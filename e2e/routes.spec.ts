@@ -61,16 +61,14 @@ async function inspect(page: Page, locale: string): Promise<string[]> {
   // the screen's width, not window.innerWidth: a mobile layout viewport grows to fit what overflows it
   const { text, overflow, pictures, natives } = await page.evaluate((screenWidth) => {
     const root = document.querySelector('#root') ?? document.body;
-    // elements whose right edge passes the screen's, unless a horizontally scrolling row holds them, or the
-    // kit's carousel (Swiper: its next slides wait beside the one shown, clipped by it) inside the screen
+    // elements whose right edge passes the screen's, unless a horizontally scrolling row holds them (the home
+    // page's banners wait beside the one shown in such a row)
     // (a fixed bar is left out: it is as wide as the layout viewport, which grows with whatever overflows)
     const scrolls = (el: Element): boolean => {
       if (getComputedStyle(el).position === 'fixed') return true;
       for (let p = el.parentElement; p !== null && p !== root; p = p.parentElement) {
         const style = getComputedStyle(p);
         if (style.overflowX === 'auto' || style.overflowX === 'scroll' || style.position === 'fixed')
-          return true;
-        if (p.classList.contains('adm-swiper') && p.getBoundingClientRect().right <= screenWidth + 1)
           return true;
       }
       return false;

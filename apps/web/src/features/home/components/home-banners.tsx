@@ -1,6 +1,5 @@
 import type { TBanner } from '@kabuto/contract';
-import { Swiper } from 'antd-mobile';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS, webviewUrl } from '@/shared/navigation/routes';
@@ -38,7 +37,7 @@ function bannerTarget(link: string): { href: string; open: () => void } {
 }
 
 /**
- * The home page's banners (ADR 0041) in the kit's Swiper: autoplay with an indicator, still when the reader
+ * The home page's banners (ADR 0041) in a carousel: autoplay with an indicator, still when the reader
  * prefers reduced motion; each slide a link named by its title and its picture's alternative text. The slot
  * has a fixed 5:2 shape from the first paint (while the list loads too), and keeps it when no banner is live
  * (a quiet panel that says so) or the list could not be fetched (empty), so nothing below it ever moves
@@ -61,21 +60,86 @@ export function HomeBanners() {
           {t('home.bannersNone')}
         </p>
       )}
-      {items.length > 0 && (
-        <Swiper
-          autoplay={!reducedMotion && items.length > 1}
-          autoplayInterval={5000}
-          loop={items.length > 1}
-          indicatorProps={{ className: 'home-banners__indicator' }}
-        >
-          {items.map((banner, index) => (
-            <Swiper.Item key={banner.id}>
-              <BannerSlide banner={banner} first={index === 0} />
-            </Swiper.Item>
-          ))}
-        </Swiper>
-      )}
+      {items.length > 0 && <BannerCarousel items={items} autoplay={!reducedMotion && items.length > 1} />}
     </section>
+  );
+}
+
+const AUTOPLAY_MS = 5000;
+
+/**
+ * The slides side by side in a row that scrolls and snaps to each one (CSS scroll snap): a swipe, a trackpad or
+ * a focused link moves it as the browser moves any scrolling row, and no carousel library comes with the home
+ * page (antd-mobile's Swiper brought react-spring and use-gesture, 22 KiB gzipped before its largest paint;
+ * issue 21). With `autoplay`, the next slide every five seconds, back to the first after the last; never while
+ * a pointer is over it, a link in it has the focus, or within five seconds of a touch.
+ */
+export function BannerCarousel({ items, autoplay }: { items: readonly TBanner[]; autoplay: boolean }) {
+  const track = useRef<HTMLDivElement>(null);
+  const hold = useRef({ hover: false, focus: false, touchedAt: -Infinity });
+  const [current, setCurrent] = useState(0);
+  const count = items.length;
+
+  useEffect(() => {
+    if (!autoplay) return;
+    const timer = setInterval(() => {
+      const row = track.current;
+      const { hover, focus, touchedAt } = hold.current;
+      if (row === null || hover || focus || Date.now() - touchedAt < AUTOPLAY_MS || row.clientWidth === 0)
+        return;
+      const next = (Math.round(row.scrollLeft / row.clientWidth) + 1) % count;
+      row.scrollTo({ left: next * row.clientWidth, behavior: 'smooth' });
+    }, AUTOPLAY_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [autoplay, count]);
+
+  return (
+    <div className="home-banners__carousel">
+      <div
+        ref={track}
+        className="home-banners__track"
+        data-testid="home-banners-track"
+        onScroll={(event) => {
+          const row = event.currentTarget;
+          if (row.clientWidth > 0) setCurrent(Math.round(row.scrollLeft / row.clientWidth));
+        }}
+        onPointerEnter={(event) => {
+          if (event.pointerType === 'mouse') hold.current.hover = true;
+        }}
+        onPointerLeave={() => {
+          hold.current.hover = false;
+        }}
+        onPointerDown={() => {
+          hold.current.touchedAt = Date.now();
+        }}
+        onFocus={() => {
+          hold.current.focus = true;
+        }}
+        onBlur={() => {
+          hold.current.focus = false;
+        }}
+      >
+        {items.map((banner, index) => (
+          <div key={banner.id} className="home-banners__item">
+            <BannerSlide banner={banner} first={index === 0} />
+          </div>
+        ))}
+      </div>
+      {count > 1 && (
+        <div className="home-banners__indicator" aria-hidden="true" data-testid="home-banners-indicator">
+          {items.map((banner, index) => (
+            <span
+              key={banner.id}
+              className={
+                index === current ? 'home-banners__dot home-banners__dot--active' : 'home-banners__dot'
+              }
+            />
+          ))}
+        </div>
+      )}
+    </div>
   );
 }
 
