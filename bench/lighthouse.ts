@@ -23,13 +23,13 @@
  * measured with, or says loudly that it measured without one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { aptInstall, ensureCommand } from '../scripts/lib.mjs';
+import { aptInstall, ensureCommand, selfSignedPem } from '../scripts/lib.mjs';
 import { startBuiltServer } from './built-server.js';
 
 const port = Number(process.env['PORT'] ?? 8194);
@@ -81,33 +81,6 @@ function startServer(dataDir: string, behindProxy: boolean): Promise<ChildProces
   return startBuiltServer(port, dataDir, { TRUST_PROXY: behindProxy ? '1' : 'false' });
 }
 
-/** A self-signed certificate for 127.0.0.1 and its key, in one PEM file as HAProxy reads them. */
-function selfSignedPem(dir: string): string {
-  const openssl = ensureCommand(['openssl'], ['version'], 'openssl', 'the HTTP/2 measurement (PROTOCOLS=h2)');
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
-  const args = [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    ...subject,
-    '-keyout',
-    key,
-    '-out',
-    cert,
-  ];
-  const made = spawnSync(openssl, args, { encoding: 'utf8' });
-  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
-  const pem = join(dir, 'site.pem');
-  writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
-  return pem;
-}
-
 /** Whether https://127.0.0.1:`at`/api/health answers 200 (the certificate is this bench's own). */
 function healthyOverTls(at: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -132,7 +105,10 @@ async function startTlsFront(dir: string): Promise<ChildProcess> {
   const env = {
     ...process.env,
     KABUTO_BIND: `127.0.0.1:${tlsPort}`,
-    KABUTO_CERT: selfSignedPem(dir),
+    KABUTO_CERT: selfSignedPem(dir, {
+      openssl: ensureCommand(['openssl'], ['version'], 'openssl', 'the HTTP/2 measurement (PROTOCOLS=h2)'),
+      days: 2,
+    }),
     KABUTO_SERVER: `127.0.0.1:${port}`,
   };
   const check = spawnSync(haproxy, ['-c', '-f', config], { env, encoding: 'utf8' });

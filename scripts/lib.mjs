@@ -1,6 +1,6 @@
 // Helpers shared by `npm start` and `npm test`. Node built-ins only: this runs before dependencies exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -219,4 +219,21 @@ export function ensureCommand(candidates, probe, pkg, neededFor) {
   const found = find() ?? (aptInstall([pkg], pkg) ? find() : undefined);
   if (found !== undefined) return found;
   throw new Error(`${pkg} is needed for ${neededFor}: run  sudo apt-get install -y ${pkg}`);
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 made by OpenSSL in `dir`, valid for `days`, as the one PEM file (the
+ * certificate, then its key) that HAProxy's `crt` takes: the production front's test and the HTTP/2 bench run
+ * deploy/haproxy.cfg with it. Returns the file's path; throws with OpenSSL's message when it fails.
+ */
+export function selfSignedPem(dir, { openssl = 'openssl', days = 1 } = {}) {
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', String(days), ...subject];
+  const made = spawnSync(openssl, [...args, '-keyout', key, '-out', cert], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  const pem = join(dir, 'site.pem');
+  writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
+  return pem;
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { WS_PATH } from '@kabuto/contract';
 import { HSTS } from './plugins/transport.js';
 import { createTestApp, type TestApp } from './test/harness.js';
 import { describeNeeding } from './test/needs.js';
+import { selfSignedPem } from '../../../scripts/lib.mjs';
 
 /**
  * The production front as the README runs it (deploy/haproxy.cfg, ADR 0055): HAProxy from the distribution
@@ -74,30 +75,7 @@ describeNeeding('haproxy', 'the production front (deploy/haproxy.cfg)', (haproxy
     const address = t.app.server.address();
     const serverPort = typeof address === 'object' && address ? address.port : 0;
 
-    const key = join(dir, 'key.pem');
-    const cert = join(dir, 'cert.pem');
-    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
-    const made = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        ...subject,
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(made.status, made.stderr).toBe(0);
-    const pem = join(dir, 'site.pem');
-    writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
+    const pem = selfSignedPem(dir);
 
     const port = await freePort();
     origin = `https://127.0.0.1:${String(port)}`;
