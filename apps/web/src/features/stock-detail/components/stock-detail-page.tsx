@@ -1,9 +1,8 @@
 import { BAR_PERIODS, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { StockNews } from '@/domains/news/stock-news';
 import { formatDateTime } from '@/shared/format/format';
 import {
   changeClass,
@@ -34,11 +33,15 @@ import {
   type StockInfo,
 } from '../stock-selectors';
 import { ChartPanel } from './chart-panel';
-import { OrderBook } from './order-book';
-import { OrderPanel } from './order-form';
 import { useLocale } from '@/shared/i18n/use-locale';
-import { OpenAccountGate } from '@/domains/opening/account-opening-prompt';
 import { BelowTheFold } from '@/shared/ui/below-the-fold';
+
+/**
+ * The order book, the order form and the news: drawn after the first screen (BelowTheFold), and their code
+ * (the order ticket, the account-opening gate; about 15 KiB gzipped) fetched then, not before the page's
+ * largest paint (issue 21). They appear together, at the end of the page, so nothing drawn moves.
+ */
+const BelowTheChart = lazy(() => import('./below-the-chart').then((m) => ({ default: m.BelowTheChart })));
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
 function isPeriod(value: string | null): value is TBarPeriod {
@@ -87,13 +90,9 @@ export function StockDetailPage() {
             locale={locale}
           />
           <BelowTheFold>
-            <OrderBook code={code} decimals={priceDecimalsOf(info.price_decimals)} />
-            {info.tradable && (
-              <OpenAccountGate>
-                <OrderPanel stock={info} />
-              </OpenAccountGate>
-            )}
-            <StockNews code={code} />
+            <Suspense fallback={null}>
+              <BelowTheChart code={code} info={info} decimals={priceDecimalsOf(info.price_decimals)} />
+            </Suspense>
           </BelowTheFold>
         </>
       )}
