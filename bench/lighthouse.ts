@@ -89,8 +89,9 @@ interface RequestRow {
 
 /** The KiB of the report's requests that ended by the observed largest paint (see Figures.kibBeforeLcp). */
 function kibBeforeLcp(audits: Record<string, { details?: unknown } | undefined>): number {
-  const metrics = audits['metrics']?.details as { items?: { observedLargestContentfulPaint?: number }[] };
-  const lcp = metrics.items?.[0]?.observedLargestContentfulPaint;
+  const metrics = audits['metrics']?.details as
+    { items?: { observedLargestContentfulPaint?: number }[] } | undefined;
+  const lcp = metrics?.items?.[0]?.observedLargestContentfulPaint;
   const requests = (audits['network-requests']?.details as { items?: RequestRow[] } | undefined)?.items;
   if (lcp === undefined || requests === undefined) return NaN;
   const bytes = requests
