@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
-import { moduleSizes } from './build/module-sizes';
-import { serviceWorker } from './sw/plugin';
+import { moduleSizes } from './build/module-sizes.ts';
+import { serviceWorker } from './sw/plugin.ts';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
