@@ -90,6 +90,32 @@ describe('the update flow', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('reloads at once when the version offered was applied from another tab meanwhile', async () => {
+    const browser = fakeBrowser({ controlled: true });
+    const reload = vi.fn();
+    const flow = createUpdateFlow(browser.container, '/japan1/sw.js', '/japan1/', reload);
+    await flow.start();
+    browser.newVersionInstalls();
+    // the other tab's tap: the waiting version takes over every tab, this one does not reload by itself
+    browser.registration.waiting = null;
+    browser.takeOver();
+    expect(reload).not.toHaveBeenCalled();
+    expect(flow.getState().ready).toBe(true);
+    // this tab's tap: nothing waits any more, so the page reloads into the version now serving it
+    flow.apply();
+    expect(browser.posted).toEqual([]);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not reload on a tap when no version was offered', async () => {
+    const browser = fakeBrowser({ controlled: true });
+    const reload = vi.fn();
+    const flow = createUpdateFlow(browser.container, '/japan1/sw.js', '/japan1/', reload);
+    await flow.start();
+    flow.apply();
+    expect(reload).not.toHaveBeenCalled();
+  });
+
   it('offers a version that was already waiting when the page opened', async () => {
     const browser = fakeBrowser({ controlled: true, waiting: true });
     const flow = createUpdateFlow(browser.container, '/japan1/sw.js', '/japan1/', vi.fn());

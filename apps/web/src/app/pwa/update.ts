@@ -85,7 +85,11 @@ export function createUpdateFlow(
     },
     apply: () => {
       const waiting = registration?.waiting ?? null;
-      if (waiting === null) return;
+      if (waiting === null) {
+        // offered, and no longer waiting: another tab applied it, so it already serves this page's next load
+        if (state.ready) reload();
+        return;
+      }
       applying = true;
       waiting.postMessage({ type: 'SKIP_WAITING' });
     },
