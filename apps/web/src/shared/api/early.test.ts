@@ -95,6 +95,20 @@ describe('early reads', () => {
       expect(peek).toHaveBeenCalledWith(body);
     });
 
+    // a peek that throws, or an answer that is not JSON, is its own business
+    startEarlyRead(
+      '/api/banners?lang=fr',
+      null,
+      () => {
+        throw new Error('peek failed');
+      },
+      deps(fakeFetch(body)),
+    );
+    const notJson = vi.fn<typeof fetch>(() => Promise.resolve(new Response('<html>')));
+    startEarlyRead('/api/banners?lang=es', null, peek, deps(notJson));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(peek).toHaveBeenCalledTimes(1);
+
     const refused = vi.fn();
     const notFound = vi.fn<typeof fetch>(() => Promise.resolve(new Response('{}', { status: 404 })));
     startEarlyRead('/api/banners?lang=en', null, refused, deps(notFound));

@@ -54,18 +54,13 @@ export function startEarlyRead(
   if (token !== null && token !== '') headers.token = token;
   const response = deps.fetch(url, { method: 'GET', headers });
   reads.set(url, { token: token === '' ? null : token, startedAt: deps.now(), response });
-  // An early read nobody takes must not surface as an unhandled rejection; whoever takes it sees the failure.
-  response.then(
-    (r) => {
-      if (peek !== undefined && r.ok) {
-        r.clone()
-          .json()
-          .then(peek)
-          .catch(() => undefined);
-      }
-    },
-    () => undefined,
-  );
+  // An early read nobody takes must not surface as an unhandled rejection (whoever takes it sees the failure),
+  // nor may a peek that fails.
+  response
+    .then(async (r) => {
+      if (peek !== undefined && r.ok) peek(await r.clone().json());
+    })
+    .catch(() => undefined);
 }
 
 function tokenOf(headers: HeadersInit | undefined): string | null {
