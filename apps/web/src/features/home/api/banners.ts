@@ -2,7 +2,6 @@ import { ZBannerList } from '@kabuto/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
 import { useSession } from '@/shared/session/session';
-import { bannersRead } from './home-reads';
 
 export const bannerKeys = {
   list: (lang: string) => ['banners', lang] as const,
@@ -12,7 +11,7 @@ export const bannerKeys = {
 export function bannersQuery(lang: string) {
   return queryOptions({
     queryKey: bannerKeys.list(lang),
-    queryFn: () => api.request({ ...bannersRead(), schema: ZBannerList }),
+    queryFn: () => api.request({ path: '/banners', schema: ZBannerList }),
     staleTime: 30_000,
   });
 }
