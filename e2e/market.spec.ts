@@ -237,3 +237,64 @@ test('the segment row shows that it scrolls sideways, and brings a tab opened by
   await expect(sectors).toBeInViewport({ ratio: 1 });
   await expect(row).toHaveAttribute('data-more-start', 'true');
 });
+
+/**
+ * The boot script sends the reads a page's largest paint waits for before the page's code has arrived
+ * (app/first-reads.ts, ADR 0058), and the page's queries take those answers instead of asking again. Each read is
+ * sent once, before the page's own chunk is asked for; signed in, with the session's token.
+ */
+test("the first page's data is asked for once, before the page's code, signed out and in", async ({
+  page,
+}) => {
+  await useLanguage(page, 'en');
+  const seen: { url: string; token: string | undefined }[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/') || url.pathname.includes('/assets/')) {
+      seen.push({ url: `${url.pathname}${url.search}`, token: request.headers()['token'] });
+    }
+  });
+  const check = async (path: string, pageChunk: RegExp, reads: string[], token?: string) => {
+    // from another document: a change of the hash alone would not load the app again
+    await page.goto('about:blank');
+    seen.length = 0;
+    await page.goto(route(path));
+    await page.waitForLoadState('networkidle');
+    const chunkAt = seen.findIndex((r) => pageChunk.test(r.url));
+    expect(chunkAt, `${path}: its chunk was loaded`).toBeGreaterThan(-1);
+    for (const read of reads) {
+      const sent = seen.filter((r) => r.url === read);
+      expect(sent, `${read} sent once`).toHaveLength(1);
+      const [only] = sent;
+      expect(only && seen.indexOf(only), `${read} before the page's code`).toBeLessThan(chunkAt);
+      expect(only?.token).toBe(token);
+    }
+  };
+
+  await check('/pages/market/market?tab=losers', /market-page-/, [
+    '/api/market/status?lang=en',
+    '/api/market/indices?lang=en',
+    '/api/market/list?sort=losers&limit=50&offset=0&lang=en',
+  ]);
+  await expect(page.getByTestId('list-losers').getByTestId('stock-row').first()).toBeVisible();
+  await check('/subPackages/index/gupiaoDetail/gupiaoDetail?code=7203&period=1d', /stock-detail-page-/, [
+    '/api/market/stock?code=7203&lang=en',
+    '/api/market/bars?code=7203&period=1d&limit=300&lang=en',
+  ]);
+  await check('/pages/index/index', /home-page-/, [
+    '/api/banners?lang=en',
+    '/api/market/list?sort=turnover&limit=10&offset=0&lang=en',
+  ]);
+  await expect(page.getByTestId('home-banner').first()).toBeVisible();
+
+  await loginAsDemo(page);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
+  await check(
+    '/pages/market/market',
+    /market-page-/,
+    ['/api/market/list?sort=gainers&limit=50&offset=0&lang=en'],
+    token ?? undefined,
+  );
+  await expect(page.getByTestId('list-gainers').getByTestId('stock-row').first()).toBeVisible();
+});

@@ -11,12 +11,14 @@
  * With the app it starts what the first render will wait for: the code of the page the address opens, and the
  * catalogues of the stored language. They download while the app's libraries arrive and run, instead of after
  * main.tsx has run and asked for them (one round trip and the libraries' start-up less before the page paints
- * on a phone). main.tsx's own requests for them find them loading or loaded.
+ * on a phone). main.tsx's own requests for them find them loading or loaded. Before them it sends the reads the
+ * page's largest paint waits for (app/first-reads.ts, ADR 0058), which the page's queries then take.
  */
 import { localeOf } from '@kabuto/contract/lang';
+import { startFirstReads } from './app/first-reads';
 import { preloadPage } from './app/pages';
 import { loadCatalogues } from './locales/load';
-import { storedLang } from './shared/session/storage-keys';
+import { storedLang, storedToken } from './shared/session/storage-keys';
 
 let started = false;
 
@@ -28,7 +30,8 @@ let started = false;
  * 54 ms, four times that on the simulated phone; read here, 3, 9 and 16 ms (issue 21). The router reads
  * sessionStorage as it starts (scroll positions).
  */
-const locale = localeOf(storedLang());
+const lang = storedLang();
+const locale = localeOf(lang);
 try {
   sessionStorage.getItem('');
 } catch {
@@ -54,6 +57,8 @@ function inTurn(steps: (() => void)[]): void {
 function start(): void {
   if (started) return;
   started = true;
+  // The first page's data, before its code: on a phone its round trip then overlaps the code's download.
+  startFirstReads(window.location.hash, lang, storedToken());
   inTurn([
     () => void import('./main'),
     () => {

@@ -1,4 +1,4 @@
-import { ERRORS, OK_CODE, ZFailureEnvelope, type LangCode } from '@kabuto/contract';
+import { ERRORS, OK_CODE, ZFailureEnvelope } from '@kabuto/contract';
 import type { z } from 'zod';
 import { ApiError, CLIENT_CODES } from './api-error.js';
 
@@ -8,24 +8,7 @@ import { ApiError, CLIENT_CODES } from './api-error.js';
  * Each app keeps its own policy on top: which header carries the token, how a failure is shown, what a
  * lost session does.
  */
-export type Query = Readonly<Record<string, string | number | boolean | null | undefined>>;
-
-/** `base + path` with the query's set values and `lang` last; `omitEmpty` also leaves out '' values. */
-export function urlOf(
-  baseUrl: string,
-  path: string,
-  query: Query | undefined,
-  lang: LangCode,
-  omitEmpty = false,
-): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null || (omitEmpty && value === '')) continue;
-    params.set(key, String(value));
-  }
-  params.set('lang', lang);
-  return `${baseUrl}${path}?${params.toString()}`;
-}
+export { urlOf, type Query } from './url.js';
 
 /** The file name of a Content-Disposition header (filename*=UTF-8'' preferred over filename=). */
 export function filenameOf(disposition: string | null): string | null {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BAR_PERIODS } from '../bar-periods.js';
 import { ZSenAmount } from './account.js';
 
 /**
@@ -177,8 +178,7 @@ export const ZStockDetail = ZInstrument.extend({
 export type TStockDetail = z.infer<typeof ZStockDetail>;
 
 // GET /api/market/bars?code=&period=
-export const BAR_PERIODS = ['intraday', '1m', '5m', '7m', '15m', '30m', '45m', '1d', '1w', '1mo'] as const;
-export type TBarPeriod = (typeof BAR_PERIODS)[number];
+export { BAR_PERIODS, isBarPeriod, type TBarPeriod } from '../bar-periods.js';
 export const ZBarsQuery = z.object({
   code: ZStockCode,
   period: z.enum(BAR_PERIODS, { error: 'validation.invalidPeriod' }),

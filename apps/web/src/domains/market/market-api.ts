@@ -16,19 +16,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
 import { marketStatusKey } from '@/shared/market-clock/market-status';
+import { BARS_LIMIT, marketReads, type ListParams } from './market-reads';
 
 /**
  * Market queries shared by the home, market, search and stock-detail features. Keys carry the language
  * (names are localized) and the user (the `watched` flags); the realtime stream patches the cached
  * quotes in place (see shared/realtime/quote-cache.ts).
  */
-export type MarketSort = 'gainers' | 'losers' | 'active' | 'turnover' | 'code' | 'price';
-
-export interface ListParams {
-  sort: MarketSort;
-  sector?: string;
-  limit?: number;
-}
+export type { ListParams, MarketSort } from './market-reads';
 
 type Viewer = { lang: LangCode; userId: number | null };
 
@@ -54,7 +49,7 @@ export const ZIndexQuotes = z.array(ZIndexQuote);
 export function indicesQuery() {
   return queryOptions({
     queryKey: marketKeys.indices(),
-    queryFn: () => api.request({ path: '/market/indices', schema: ZIndexQuotes }),
+    queryFn: () => api.request({ ...marketReads.indices(), schema: ZIndexQuotes }),
     staleTime: 60_000,
   });
 }
@@ -62,12 +57,7 @@ export function indicesQuery() {
 export function marketListQuery(viewer: Viewer, params: ListParams) {
   return queryOptions({
     queryKey: marketKeys.list(viewer, params),
-    queryFn: () =>
-      api.request({
-        path: '/market/list',
-        query: { sort: params.sort, sector: params.sector, limit: params.limit ?? 50, offset: 0 },
-        schema: ZMarketList,
-      }),
+    queryFn: () => api.request({ ...marketReads.list(params), schema: ZMarketList }),
     staleTime: 30_000,
   });
 }
@@ -92,7 +82,7 @@ export function searchQuery(lang: LangCode, q: string) {
 export function stockQuery(viewer: Viewer, code: string) {
   return queryOptions({
     queryKey: marketKeys.stock(viewer, code),
-    queryFn: () => api.request({ path: '/market/stock', query: { code }, schema: ZStockDetail }),
+    queryFn: () => api.request({ ...marketReads.stock(code), schema: ZStockDetail }),
     enabled: code !== '',
     staleTime: 30_000,
   });
@@ -100,7 +90,7 @@ export function stockQuery(viewer: Viewer, code: string) {
 
 type TBars = z.infer<typeof ZBars>;
 
-export const BARS_LIMIT = 300;
+export { BARS_LIMIT };
 /** A refetch of bars already in the cache asks only for the last few (the forming bar and any new ones). */
 export const BARS_TAIL = 20;
 
@@ -127,7 +117,7 @@ export function mergeBarsTail(old: readonly TBar[], tail: readonly TBar[]): TBar
  */
 export function barsQuery(code: string, period: TBarPeriod, refetchMs: number | false) {
   const fetchBars = (limit: number) =>
-    api.request({ path: '/market/bars', query: { code, period, limit }, schema: ZBars });
+    api.request({ ...marketReads.bars(code, period, limit), schema: ZBars });
   return queryOptions({
     queryKey: marketKeys.bars(code, period),
     queryFn: async ({ client, queryKey }): Promise<TBars> => {

@@ -5,10 +5,12 @@ import { PAGE_PATHS } from '../navigation/routes';
 import { sessionStore } from '../session/session';
 import { showToast } from '../ui/overlays';
 import { createWebApiClient } from './api-client';
+import { withEarlyReads } from './early';
 
 /** The running app's API client (same origin: the server serves the app and /api). */
 export const api = createWebApiClient({
-  fetch: (input, init) => fetch(input, init),
+  // The first page's reads may already be on their way (early.ts; the boot script sends them).
+  fetch: withEarlyReads((input, init) => fetch(input, init)),
   baseUrl: '/api',
   getLang: () => sessionStore.getState().lang,
   getToken: () => sessionStore.getState().token,

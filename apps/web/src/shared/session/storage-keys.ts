@@ -12,11 +12,20 @@ export const STORAGE_KEYS = {
   tabbarHeight: 'tabbarHeight',
 } as const;
 
-/** The stored language's wire code as it is kept (unchecked), or null when none is or storage is blocked. */
-export function storedLang(): string | null {
+function stored(key: string): string | null {
   try {
-    return typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEYS.locale);
+    return typeof localStorage === 'undefined' ? null : localStorage.getItem(key);
   } catch {
     return null;
   }
+}
+
+/** The stored language's wire code as it is kept (unchecked), or null when none is or storage is blocked. */
+export function storedLang(): string | null {
+  return stored(STORAGE_KEYS.locale);
+}
+
+/** The stored session token as it is kept (unchecked), or null (boot.ts's first reads; the store owns it). */
+export function storedToken(): string | null {
+  return stored(STORAGE_KEYS.token);
 }

@@ -2,6 +2,7 @@ import { ZBannerList } from '@kabuto/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
 import { useSession } from '@/shared/session/session';
+import { bannersRead } from './home-reads';
 
 export const bannerKeys = {
   list: (lang: string) => ['banners', lang] as const,
@@ -11,7 +12,7 @@ export const bannerKeys = {
 export function bannersQuery(lang: string) {
   return queryOptions({
     queryKey: bannerKeys.list(lang),
-    queryFn: () => api.request({ path: '/banners', schema: ZBannerList }),
+    queryFn: () => api.request({ ...bannersRead(), schema: ZBannerList }),
     staleTime: 30_000,
   });
 }

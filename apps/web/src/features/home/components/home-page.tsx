@@ -18,11 +18,10 @@ import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { BelowTheFold } from '@/shared/ui/below-the-fold';
 import { bannersQuery } from '../api/banners';
+import { HOT_STOCKS } from '../api/home-reads';
 import { HomeBanners } from './home-banners';
 
 /** The hot stocks' list: the ten with the largest turnover. */
-const HOT_STOCKS = { sort: 'turnover', limit: 10 } as const;
-
 /**
  * /pages/index/index, led as Japanese broker apps lead it by the account summary (logged in): then the
  * real-name prompt while unverified, the banners, the shortcuts, the fraud warning, the indices and the hot

@@ -14,23 +14,16 @@ import { EmptyState } from '@/shared/ui/empty-state';
 import { LoginPrompt } from '@/shared/ui/login-prompt';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { ScrollRow } from '@/shared/ui/scroll-row';
+import { SEGMENTS, segmentOf, type Segment } from '../api/market-page-reads';
 
 /**
  * /pages/market/market: indices, the ranking lists, sectors and the user's watchlist. The chosen segment
  * (and sector) live in the URL so that coming back from a stock keeps them.
  */
-const SEGMENTS = ['watchlist', 'gainers', 'losers', 'active', 'turnover', 'sectors'] as const;
-type Segment = (typeof SEGMENTS)[number];
-
-function isSegment(value: string | null): value is Segment {
-  return value !== null && (SEGMENTS as readonly string[]).includes(value);
-}
-
 export function MarketPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab');
-  const segment: Segment = isSegment(tab) ? tab : 'gainers';
+  const segment = segmentOf(params);
   const sector = params.get('sector') ?? '';
   const select = (next: Segment) => {
     setParams({ tab: next }, { replace: true });

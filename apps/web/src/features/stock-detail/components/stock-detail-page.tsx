@@ -1,4 +1,4 @@
-import { BAR_PERIODS, type Locale, type TBarPeriod, type TMarketStatus } from '@kabuto/contract';
+import type { Locale, TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +23,7 @@ import { WatchStar } from '@/domains/market/watch-star';
 import { useQuoteStream } from '@/shared/realtime/realtime';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { chartPeriodOf, stockCodeOf } from '../api/stock-page-reads';
 import { useStock } from '../live-stock';
 import {
   selectFigures,
@@ -44,10 +45,6 @@ import { BelowTheFold } from '@/shared/ui/below-the-fold';
 const BelowTheChart = lazy(() => import('./below-the-chart').then((m) => ({ default: m.BelowTheChart })));
 
 /** /subPackages/index/gupiaoDetail/gupiaoDetail?code=7203: the quote, live, and the chart. */
-function isPeriod(value: string | null): value is TBarPeriod {
-  return value !== null && (BAR_PERIODS as readonly string[]).includes(value);
-}
-
 const selectAlwaysOpen = (status: TMarketStatus) => status.always_open;
 
 /**
@@ -58,9 +55,8 @@ const selectAlwaysOpen = (status: TMarketStatus) => status.always_open;
 export function StockDetailPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const code = (params.get('code') ?? '').trim().toUpperCase();
-  const rawPeriod = params.get('period');
-  const period: TBarPeriod = isPeriod(rawPeriod) ? rawPeriod : 'intraday';
+  const code = stockCodeOf(params);
+  const period = chartPeriodOf(params);
   const locale = useLocale();
   const { data: info, isPending, isError } = useStock(code, selectInfo);
   const alwaysOpen = useQuery({ ...marketStatusQuery(), select: selectAlwaysOpen }).data === true;
