@@ -31,6 +31,25 @@ function pngSize(bytes: Buffer): string {
   return `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
 }
 
+/** The registration's workers and the page's controller, for a failure's message. */
+async function workerStates(page: Page): Promise<string> {
+  try {
+    return await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      const worker = (w: ServiceWorker | null | undefined) => (w ? `${w.state} ${w.scriptURL}` : 'none');
+      return JSON.stringify({
+        installing: worker(registration?.installing),
+        waiting: worker(registration?.waiting),
+        active: worker(registration?.active),
+        controller: worker(navigator.serviceWorker.controller),
+        readyState: document.readyState,
+      });
+    });
+  } catch (error) {
+    return `not readable (${String(error)})`;
+  }
+}
+
 /** Opens a page and waits until the service worker controls it (its first load installs it). */
 async function openControlled(page: Page, url: string): Promise<void> {
   await page.goto(url);
@@ -135,7 +154,14 @@ test('a newly deployed version is offered, and applied only when the user taps R
     // offered, not applied: the page is the same document
     expect(await page.evaluate(() => 'beforeUpdate' in window)).toBe(true);
     await prompt.getByRole('button', { name: '再読み込み' }).click();
-    await page.waitForFunction(() => !('beforeUpdate' in window), undefined, { timeout: 30_000 });
+    try {
+      await page.waitForFunction(() => !('beforeUpdate' in window), undefined, { timeout: 30_000 });
+    } catch (error) {
+      // This wait failed in some CI runs on 2026-11-27 and never by hand: say what the update flow was doing
+      throw new Error(`the page did not reload after the tap; the workers: ${await workerStates(page)}`, {
+        cause: error,
+      });
+    }
     await expect(page.getByTestId('update-ready')).toHaveCount(0);
     const caches = await page.evaluate(async () => window.caches.keys());
     expect(caches).toEqual(['kabuto-shell-e2e-next']);
