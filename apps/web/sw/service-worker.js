@@ -18,11 +18,37 @@ const CACHE = `${PREFIX}${BUILD.version}`;
 const INDEX = `${BUILD.scope}index.html`;
 const SHELL = new Set(BUILD.shell);
 
+/**
+ * The browser's own routes for what this worker's code need not see (the static routing API, Chromium 123+;
+ * elsewhere the fetch handler below does the same). Only navigations start the worker: the shell's files come
+ * from this version's cache (the network when one is missing), and everything else, the API included, from
+ * the network. A page's requests then never reach an outgoing worker: Chromium parked the new version for
+ * good when one did at the moment it was told to take over (the update flow's tap, 2026-11-27; ADR 0039).
+ */
+const ROUTES = [
+  { condition: { requestMode: 'navigate' }, source: 'fetch-event' },
+  {
+    condition: {
+      or: ['assets/*', 'icons/*', 'manifest.webmanifest'].map((path) => ({
+        urlPattern: { pathname: `${BUILD.scope}${path}` },
+      })),
+    },
+    source: { cacheName: CACHE },
+  },
+  { condition: { not: { requestMode: 'navigate' } }, source: 'network' },
+];
+
 self.addEventListener('install', (event) => {
+  // a browser that refuses the routes leaves every request to the fetch handler, as before
+  const routes =
+    typeof event.addRoutes === 'function' ? event.addRoutes(ROUTES).catch(() => undefined) : undefined;
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll(BUILD.shell.map((url) => new Request(url, { cache: 'reload' })))),
+    Promise.all([
+      caches
+        .open(CACHE)
+        .then((cache) => cache.addAll(BUILD.shell.map((url) => new Request(url, { cache: 'reload' })))),
+      routes,
+    ]),
   );
 });
 
@@ -38,7 +64,8 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if (event.data && event.data.type === 'SKIP_WAITING') void self.skipWaiting();
+  // kept alive until the browser has taken the request (the page reloads anyway if it parks it: update.ts)
+  if (event.data && event.data.type === 'SKIP_WAITING') event.waitUntil(self.skipWaiting());
 });
 
 /** A page: the network's answer (so a deployed version is seen at once), the cached shell when offline. */
