@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  APPLY_FALLBACK_MS,
   createUpdateFlow,
   type InstallingWorker,
   type WaitingWorker,
@@ -88,6 +89,46 @@ describe('the update flow', () => {
     expect(reload).not.toHaveBeenCalled();
     browser.takeOver();
     expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  describe('when the new version does not take over after the tap', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A page offered a new version, on fake timers, whose user has tapped Reload once. */
+    async function tappedReload() {
+      vi.useFakeTimers();
+      const browser = fakeBrowser({ controlled: true });
+      const reload = vi.fn();
+      const flow = createUpdateFlow(browser.container, '/japan1/sw.js', '/japan1/', reload);
+      await flow.start();
+      browser.newVersionInstalls();
+      flow.apply();
+      return { browser, reload, flow };
+    }
+
+    it('reloads once after APPLY_FALLBACK_MS: the navigation applies a version Chromium parked', async () => {
+      const { browser, reload, flow } = await tappedReload();
+      // a second tap while waiting sends nothing more
+      flow.apply();
+      expect(browser.posted).toEqual([{ type: 'SKIP_WAITING' }]);
+      vi.advanceTimersByTime(APPLY_FALLBACK_MS - 1);
+      expect(reload).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(reload).toHaveBeenCalledTimes(1);
+      // the take-over coming late does not reload the page a second time
+      browser.takeOver();
+      expect(reload).toHaveBeenCalledTimes(1);
+    });
+
+    it('does not reload a second time when the take-over came first', async () => {
+      const { browser, reload } = await tappedReload();
+      browser.takeOver();
+      expect(reload).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(APPLY_FALLBACK_MS * 2);
+      expect(reload).toHaveBeenCalledTimes(1);
+    });
   });
 
   it('reloads at once when the version offered was applied from another tab meanwhile', async () => {
