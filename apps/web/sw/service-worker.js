@@ -28,10 +28,17 @@ const SHELL = new Set(BUILD.shell);
 const ROUTES = [
   { condition: { requestMode: 'navigate' }, source: 'fetch-event' },
   {
+    // the shell's folders and top-level files, read from the shell's list (assets/*, icons/*, index.html…)
     condition: {
-      or: ['assets/*', 'icons/*', 'manifest.webmanifest'].map((path) => ({
-        urlPattern: { pathname: `${BUILD.scope}${path}` },
-      })),
+      or: [
+        ...new Set(
+          BUILD.shell.map((url) => {
+            const path = url.slice(BUILD.scope.length);
+            const slash = path.indexOf('/');
+            return slash === -1 ? path : `${path.slice(0, slash)}/*`;
+          }),
+        ),
+      ].map((path) => ({ urlPattern: { pathname: `${BUILD.scope}${path}` } })),
     },
     source: { cacheName: CACHE },
   },
