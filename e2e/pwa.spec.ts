@@ -202,9 +202,12 @@ async function offeredThenApplied(page: Page, version: string, tap: () => Promis
     await expect
       .poll(async () => page.evaluate(async () => window.caches.keys()))
       .toEqual([`kabuto-shell-${version}`]);
+    // nothing waits any more
     expect(
-      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null),
-    ).toBe(null);
+      await page.evaluate(
+        async () => ((await navigator.serviceWorker.getRegistration())?.waiting ?? null) === null,
+      ),
+    ).toBe(true);
   });
 }
 
