@@ -9,15 +9,17 @@
  * main's stylesheets before main runs, so nothing is shown unstyled).
  *
  * With the app it starts what the first render will wait for: the code of the page the address opens, and the
- * catalogues of the stored language. They download while the app's libraries arrive and run, instead of after
+ * stored language's UI catalogue (and its contract messages, unless the page is one of the first screens that
+ * show none: ADR 0059). They download while the app's libraries arrive and run, instead of after
  * main.tsx has run and asked for them (one round trip and the libraries' start-up less before the page paints
  * on a phone). main.tsx's own requests for them find them loading or loaded. Before them it sends the reads the
  * page's largest paint waits for (app/first-reads.ts, ADR 0058), which the page's queries then take.
  */
+import { loadContractMessages } from '@kabuto/client/catalogues';
 import { localeOf } from '@kabuto/contract/lang';
 import { startFirstReads } from './app/first-reads';
 import { preloadPage } from './app/pages';
-import { loadCatalogues } from './locales/load';
+import { loadUiCatalogue } from './locales/load';
 import { storedLang, storedToken } from './shared/session/storage-keys';
 
 let started = false;
@@ -62,9 +64,10 @@ function start(): void {
   inTurn([
     () => void import('./main'),
     () => {
-      preloadPage(window.location.hash);
+      // a page other than the first-screen ones waits for the contract's messages too (ADR 0059)
+      preloadPage(window.location.hash, () => loadContractMessages(locale));
     },
-    () => void loadCatalogues(locale).catch(() => undefined),
+    () => void loadUiCatalogue(locale).catch(() => undefined),
     warmUp,
   ]);
 }

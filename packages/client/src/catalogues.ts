@@ -5,12 +5,6 @@ import type { Locale, Messages } from '@kabuto/contract';
  * app's code has arrived (apps/web/src/boot.ts, issue 21), and must not bring i18next into its own chunk.
  */
 
-/** One locale's catalogues: the app's UI texts and the contract's messages. */
-export interface CatalogueBundle {
-  ui: object;
-  contract: object;
-}
-
 /**
  * The contract's messages of one locale, each its own chunk. Static import paths, so that the bundler
  * splits them.

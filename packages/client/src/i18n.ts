@@ -1,7 +1,6 @@
 import type { Locale } from '@kabuto/contract';
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { CatalogueBundle } from './catalogues.js';
 
 /**
  * The i18n bootstrap of both front ends (ADR 0019): react-i18next with the app's six catalogues (namespace
@@ -9,17 +8,23 @@ import type { CatalogueBundle } from './catalogues.js';
  * message kinds), so that zod message keys such as "validation.phoneFormat" are translated. The language
  * follows the app's session; the page's `lang` follows it too (screen readers, hyphenation).
  *
- * Only the language in use is loaded (issue 21: the six catalogues were a third of the first load): `load`
- * imports its two catalogues on demand, once; a switch of language shows the new one when it has arrived.
- * The catalogue checker keeps every locale complete, so no fallback language is loaded beside it.
+ * Only the language in use is loaded (issue 21: the six catalogues were a third of the first load): `loadUi` and
+ * `loadContract` import its two catalogues on demand, once; a switch of language shows the new one when both
+ * have arrived. The catalogue checker keeps every locale complete, so no fallback language is loaded beside it.
+ *
+ * The contract's messages may come after the first render (`initI18n({ contract: 'later' })`, ADR 0059): the
+ * pages a visitor opens first show none of them until the user acts, so on a phone they need not share the
+ * line with the first screen's code. `contractReady` loads them (once) and says when they are in.
  */
 export const CONTRACT_NS = 'contract';
 
-export { loadContractMessages, type CatalogueBundle } from './catalogues.js';
+export { loadContractMessages } from './catalogues.js';
 
 export interface I18nOptions {
-  /** Loads one locale's catalogues (the app's UI texts, and loadContractMessages). */
-  load: (locale: Locale) => Promise<CatalogueBundle>;
+  /** Loads one locale's UI texts (and whatever else the app shows in that language). */
+  loadUi: (locale: Locale) => Promise<object>;
+  /** Loads one locale's contract messages (loadContractMessages). */
+  loadContract: (locale: Locale) => Promise<object>;
   /** The locale the session asks for now. */
   locale: () => Locale;
   /** Calls `listener` whenever the session changes (the locale may have). */
@@ -30,8 +35,14 @@ export interface I18nOptions {
 
 export interface AppI18n {
   i18n: I18n;
-  /** Initializes the instance in the session's locale; call once before the first render. */
-  initI18n: () => Promise<void>;
+  /**
+   * Initializes the instance in the session's locale; call once before the first render. It waits for both
+   * catalogues, or with `contract: 'later'` for the UI texts only (then call `contractReady` before anything
+   * shows a contract message).
+   */
+  initI18n: (options?: { contract?: 'now' | 'later' }) => Promise<void>;
+  /** Loads the contract's messages of the language shown, if need be; resolves once they are in. */
+  contractReady: () => Promise<void>;
   /**
    * Translates a contract message key known only at run time (a zod issue's message, "ledgerKinds.<kind>",
    * "messageKinds.<kind>"); a key without a text answers itself.
@@ -44,30 +55,41 @@ export interface AppI18n {
 
 export function createAppI18n(options: I18nOptions): AppI18n {
   const i18n = i18next.createInstance();
-  const loading = new Map<Locale, Promise<void>>();
+  const loading = new Map<string, Promise<void>>();
 
-  /** Loads a locale's catalogues into the instance, once. */
-  function ensure(locale: Locale): Promise<void> {
-    let pending = loading.get(locale);
+  /** Loads one of a locale's catalogues into the instance, once (again after a failure). */
+  function once(ns: string, locale: Locale, load: (locale: Locale) => Promise<object>): Promise<void> {
+    const key = `${ns}:${locale}`;
+    let pending = loading.get(key);
     if (!pending) {
-      pending = options.load(locale).then((bundle) => {
-        i18n.addResourceBundle(locale, 'translation', bundle.ui, true, true);
-        i18n.addResourceBundle(locale, CONTRACT_NS, bundle.contract, true, true);
+      pending = load(locale).then((catalogue) => {
+        i18n.addResourceBundle(locale, ns, catalogue, true, true);
       });
-      pending.catch(() => loading.delete(locale));
-      loading.set(locale, pending);
+      pending.catch(() => loading.delete(key));
+      loading.set(key, pending);
     }
     return pending;
   }
+
+  const ensureUi = (locale: Locale) => once('translation', locale, options.loadUi);
+  const ensureContract = (locale: Locale) => once(CONTRACT_NS, locale, options.loadContract);
+  /** Both catalogues of a locale, fetched side by side. */
+  const ensure = (locale: Locale) =>
+    Promise.all([ensureUi(locale), ensureContract(locale)]).then(() => undefined);
+  /** The locale shown, or about to be (a switch waiting for its catalogues). */
+  let wanted: Locale | undefined;
+  /** i18next's own initialization, once started: a catalogue is added to the instance after it. */
+  let initialized: Promise<unknown> = Promise.resolve();
 
   function applyLanguage(locale: Locale) {
     if (typeof document !== 'undefined') document.documentElement.lang = locale;
     options.onLanguage?.(locale);
   }
 
-  async function initI18n(): Promise<void> {
+  async function initI18n({ contract = 'now' }: { contract?: 'now' | 'later' } = {}): Promise<void> {
     const locale = options.locale();
-    await i18n.use(initReactI18next).init({
+    wanted = locale;
+    initialized = i18n.use(initReactI18next).init({
       resources: {},
       partialBundledLanguages: true,
       lng: locale,
@@ -77,10 +99,10 @@ export function createAppI18n(options: I18nOptions): AppI18n {
       interpolation: { escapeValue: false },
       returnNull: false,
     });
-    await ensure(locale);
+    await initialized;
+    await (contract === 'later' ? ensureUi(locale) : ensure(locale));
     await i18n.changeLanguage(locale);
     applyLanguage(locale);
-    let wanted = locale;
     options.subscribe(() => {
       const next = options.locale();
       if (next === wanted) return;
@@ -97,7 +119,9 @@ export function createAppI18n(options: I18nOptions): AppI18n {
   return {
     i18n,
     initI18n,
+    contractReady: () => initialized.then(() => ensureContract(wanted ?? options.locale())),
     showLanguage: async (locale) => {
+      wanted = locale;
       await ensure(locale);
       await i18n.changeLanguage(locale);
       applyLanguage(locale);

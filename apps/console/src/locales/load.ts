@@ -1,9 +1,8 @@
 import type { Locale } from '@kabuto/contract';
-import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/catalogues';
 import type { UiMessages } from './en';
 
 /** One locale's UI catalogue, its own chunk: only the language in use is downloaded. */
-function loadUiMessages(locale: Locale): Promise<UiMessages> {
+export function loadUiMessages(locale: Locale): Promise<UiMessages> {
   switch (locale) {
     case 'ja':
       return import('./ja').then((m) => m.ja);
@@ -18,10 +17,4 @@ function loadUiMessages(locale: Locale): Promise<UiMessages> {
     case 'fr':
       return import('./fr').then((m) => m.fr);
   }
-}
-
-/** Both catalogues of one locale, fetched side by side. */
-export async function loadCatalogues(locale: Locale): Promise<CatalogueBundle> {
-  const [ui, contract] = await Promise.all([loadUiMessages(locale), loadContractMessages(locale)]);
-  return { ui, contract };
 }

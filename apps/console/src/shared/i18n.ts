@@ -1,5 +1,5 @@
-import { createAppI18n } from '@kabuto/client/i18n';
-import { loadCatalogues } from '@/locales/load';
+import { createAppI18n, loadContractMessages } from '@kabuto/client/i18n';
+import { loadUiMessages } from '@/locales/load';
 import { applyDayjsLocale } from './locale';
 import { sessionStore } from './session';
 
@@ -8,7 +8,8 @@ import { sessionStore } from './session';
  * dayjs (antd's date pickers) follows the language too.
  */
 export const { i18n, initI18n, tContract, hasContractKey } = createAppI18n({
-  load: loadCatalogues,
+  loadUi: loadUiMessages,
+  loadContract: loadContractMessages,
   locale: () => sessionStore.getState().locale,
   subscribe: (listener) => sessionStore.subscribe(listener),
   onLanguage: applyDayjsLocale,

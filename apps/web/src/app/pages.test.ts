@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS, ROUTE_TABLE, TAB_PATHS } from '@/shared/navigation/routes';
-import { PAGES, pageAt, preloadPage, type PageEntry } from './pages';
+import { loadPage, PAGES, pageAt, preloadPage, type PageEntry } from './pages';
 import { routes } from './router';
 
 /** How many times the layout's lazy shell effects were loaded (the module stands in for them). */
@@ -21,6 +21,9 @@ function spyOnPages(): Map<string, ReturnType<typeof vi.fn>> {
   }
   return spies;
 }
+
+/** A contract loader for the tests that are not about it. */
+const noContract = () => Promise.resolve();
 
 const originals = PAGES.map((entry) => entry.load);
 afterEach(() => {
@@ -56,7 +59,7 @@ describe('pageAt: the page a hash URL opens', () => {
 describe('preloadPage: the first page is fetched before the router asks for it', () => {
   it('loads only the page the hash opens', () => {
     const spies = spyOnPages();
-    preloadPage(`#${PAGE_PATHS.login}`);
+    preloadPage(`#${PAGE_PATHS.login}`, noContract);
     expect(spies.get(PAGE_PATHS.login)).toHaveBeenCalledTimes(1);
     const others = [...spies].filter(([path, spy]) => path !== PAGE_PATHS.login && spy.mock.calls.length > 0);
     expect(others).toEqual([]);
@@ -64,15 +67,15 @@ describe('preloadPage: the first page is fetched before the router asks for it',
 
   it('ignores the query string of the hash', () => {
     const spies = spyOnPages();
-    preloadPage(`#${PAGE_PATHS.stockDetail}?code=7203`);
+    preloadPage(`#${PAGE_PATHS.stockDetail}?code=7203`, noContract);
     expect(spies.get(PAGE_PATHS.stockDetail)).toHaveBeenCalledTimes(1);
   });
 
   it('opens the entry page for an empty hash, and nothing for an unknown path', () => {
     const spies = spyOnPages();
-    preloadPage('');
+    preloadPage('', noContract);
     expect(spies.get(PAGE_PATHS.entry)).toHaveBeenCalledTimes(1);
-    preloadPage('#/no/such/page');
+    preloadPage('#/no/such/page', noContract);
     expect([...spies.values()].reduce((n, spy) => n + spy.mock.calls.length, 0)).toBe(1);
   });
 
@@ -81,14 +84,14 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     const home = PAGES.find((entry) => entry.path === TAB_PATHS.home) as PageEntry;
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
     home.load = failing;
-    preloadPage(`#${TAB_PATHS.home}`);
+    preloadPage(`#${TAB_PATHS.home}`, noContract);
     await Promise.resolve();
     expect(failing).toHaveBeenCalledTimes(1);
   });
 
   it("starts the layout's shell effects with the page, not once the layout has rendered", async () => {
     spyOnPages();
-    preloadPage(`#${TAB_PATHS.market}`);
+    preloadPage(`#${TAB_PATHS.market}`, noContract);
     await vi.dynamicImportSettled();
     expect(shellEffects.loads).toBe(1);
   });
@@ -99,5 +102,51 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     expect(typeof route?.lazy).toBe('function');
     await (route?.lazy as () => Promise<unknown>)();
     expect(spies.get(PAGE_PATHS.login)).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the contract's messages: the first screens do not wait for them (ADR 0059)", () => {
+  const firstScreens = [
+    PAGE_PATHS.entry,
+    PAGE_PATHS.loading,
+    TAB_PATHS.home,
+    TAB_PATHS.market,
+    PAGE_PATHS.login,
+    PAGE_PATHS.stockDetail,
+  ];
+
+  it('marks exactly the pages a visitor most often opens first', () => {
+    expect(PAGES.filter((entry) => entry.firstScreen === true).map((entry) => entry.path)).toEqual(
+      firstScreens,
+    );
+  });
+
+  it("a first-screen page's code comes without them; any other page's waits for them", async () => {
+    spyOnPages();
+    let release = () => {};
+    const contract = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    const home = pageAt(`#${TAB_PATHS.home}`) as PageEntry;
+    await expect(loadPage(home, contract)).resolves.toBeTypeOf('function');
+    expect(contract).not.toHaveBeenCalled();
+
+    let loaded = false;
+    const ledger = loadPage(pageAt(`#${PAGE_PATHS.transactionLog}`) as PageEntry, contract).then(() => {
+      loaded = true;
+    });
+    await vi.dynamicImportSettled();
+    expect(contract).toHaveBeenCalledOnce();
+    expect(loaded).toBe(false);
+    release();
+    await ledger;
+    expect(loaded).toBe(true);
+  });
+
+  it('preloadPage starts them beside the code of a page that needs them only', () => {
+    spyOnPages();
+    const contract = vi.fn(() => Promise.resolve());
+    preloadPage(`#${PAGE_PATHS.login}`, contract);
+    expect(contract).not.toHaveBeenCalled();
+    preloadPage(`#${PAGE_PATHS.withdrawal}`, contract);
+    expect(contract).toHaveBeenCalledOnce();
   });
 });

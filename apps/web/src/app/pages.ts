@@ -11,28 +11,43 @@ import type { RouteHandle } from './route-handle';
 export interface PageEntry extends RouteHandle {
   path: string;
   load: () => Promise<ComponentType>;
+  /**
+   * A page a visitor often opens first, whose first render shows no contract message (ADR 0059): its route
+   * does not wait for the contract's catalogue, which then comes after the page's load event. Its components
+   * that show such a message once the user acts take it through `useContractText`. Every other page waits for
+   * the catalogue with its code.
+   */
+  firstScreen?: true;
 }
 
 function page(
   path: string,
   titleKey: string,
   load: () => Promise<ComponentType>,
-  extra: Omit<RouteHandle, 'titleKey'> = {},
+  extra: Omit<PageEntry, 'path' | 'titleKey' | 'load'> = {},
 ): PageEntry {
   return { path, titleKey, load, ...extra };
 }
 
+const FIRST_SCREEN = { firstScreen: true } as const;
+
 const loadLoading = () => import('@/features/loading/components/loading-page').then((m) => m.LoadingPage);
 
 export const PAGES: readonly PageEntry[] = [
-  page(PAGE_PATHS.entry, 'titles.loading', loadLoading, { noBack: true }),
-  page(PAGE_PATHS.loading, 'titles.loading', loadLoading, { noBack: true }),
+  page(PAGE_PATHS.entry, 'titles.loading', loadLoading, { noBack: true, ...FIRST_SCREEN }),
+  page(PAGE_PATHS.loading, 'titles.loading', loadLoading, { noBack: true, ...FIRST_SCREEN }),
   // The five tabs, in the specification's order.
-  page(TAB_PATHS.home, 'titles.home', () =>
-    import('@/features/home/components/home-page').then((m) => m.HomePage),
+  page(
+    TAB_PATHS.home,
+    'titles.home',
+    () => import('@/features/home/components/home-page').then((m) => m.HomePage),
+    FIRST_SCREEN,
   ),
-  page(TAB_PATHS.market, 'titles.market', () =>
-    import('@/features/market/components/market-page').then((m) => m.MarketPage),
+  page(
+    TAB_PATHS.market,
+    'titles.market',
+    () => import('@/features/market/components/market-page').then((m) => m.MarketPage),
+    FIRST_SCREEN,
   ),
   page(TAB_PATHS.trade, 'titles.trade', () =>
     import('@/features/trade/components/trade-page').then((m) => m.TradePage),
@@ -43,8 +58,11 @@ export const PAGES: readonly PageEntry[] = [
   page(TAB_PATHS.user, 'titles.user', () =>
     import('@/features/account/components/user-page').then((m) => m.UserPage),
   ),
-  page(PAGE_PATHS.login, 'titles.login', () =>
-    import('@/features/auth/components/login-page').then((m) => m.LoginPage),
+  page(
+    PAGE_PATHS.login,
+    'titles.login',
+    () => import('@/features/auth/components/login-page').then((m) => m.LoginPage),
+    FIRST_SCREEN,
   ),
   page(PAGE_PATHS.register, 'titles.register', () =>
     import('@/features/auth/components/register-page').then((m) => m.RegisterPage),
@@ -82,8 +100,11 @@ export const PAGES: readonly PageEntry[] = [
   page(PAGE_PATHS.search, 'titles.search', () =>
     import('@/features/search/components/search-page').then((m) => m.SearchPage),
   ),
-  page(PAGE_PATHS.stockDetail, 'titles.stockDetail', () =>
-    import('@/features/stock-detail/components/stock-detail-page').then((m) => m.StockDetailPage),
+  page(
+    PAGE_PATHS.stockDetail,
+    'titles.stockDetail',
+    () => import('@/features/stock-detail/components/stock-detail-page').then((m) => m.StockDetailPage),
+    FIRST_SCREEN,
   ),
   page(PAGE_PATHS.details, 'titles.details', () =>
     import('@/features/news/components/news-details-page').then((m) => m.NewsDetailsPage),
@@ -169,6 +190,12 @@ export function pageAt(hash: string): PageEntry | undefined {
   return byPath.get(normalise(path === '' ? '/' : path));
 }
 
+/** The page's code, with the contract's catalogue unless it is a first-screen page (ADR 0059). */
+export function loadPage(entry: PageEntry, contractReady: () => Promise<unknown>): Promise<ComponentType> {
+  if (entry.firstScreen === true) return entry.load();
+  return Promise.all([entry.load(), contractReady()]).then(([component]) => component);
+}
+
 /**
  * Starts loading the code of the page a hash URL opens, and the layout's lazy part drawn on every page (its live
  * events, layout/shell-effects.tsx), without waiting for the router. The boot script calls it beside its import
@@ -176,9 +203,8 @@ export function pageAt(hash: string): PageEntry | undefined {
  * not after them. The router's own call later finds the module loaded; a failed load is left to the router,
  * which shows the error.
  */
-export function preloadPage(hash: string): void {
+export function preloadPage(hash: string, loadContract: () => Promise<unknown>): void {
   void import('./layout/shell-effects').catch(() => undefined);
-  void pageAt(hash)
-    ?.load()
-    .catch(() => undefined);
+  const entry = pageAt(hash);
+  if (entry) void loadPage(entry, loadContract).catch(() => undefined);
 }

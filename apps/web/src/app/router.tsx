@@ -1,10 +1,11 @@
 import { createHashRouter, type RouteObject } from 'react-router';
+import { contractReady } from '@/shared/i18n/i18n';
 import { createNavigator } from '@/shared/navigation/navigation';
 import { installNavigator } from '@/shared/navigation/nav';
 import { ROUTE_TABLE } from '@/shared/navigation/routes';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppLayout } from './layout/app-layout';
-import { PAGES, type PageEntry } from './pages';
+import { loadPage, PAGES, type PageEntry } from './pages';
 import { RouteError } from './route-error';
 import type { RouteHandle } from './route-handle';
 
@@ -15,8 +16,8 @@ function pageRoute(entry: PageEntry): RouteObject {
     path: entry.path,
     handle,
     // the entry's loader itself, called when the route is first opened: a page preloadPage started is not
-    // fetched again
-    lazy: async () => ({ Component: await entry.load() }),
+    // fetched again; with the contract's messages unless the page is a first-screen one (ADR 0059)
+    lazy: async () => ({ Component: await loadPage(entry, contractReady) }),
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Locale } from '@kabuto/contract';
-import { loadContractMessages, type CatalogueBundle } from '@kabuto/client/catalogues';
 import { loadAntdLocale } from '@/shared/i18n/antd-locale';
 import type { UiMessages } from './en';
 
@@ -21,12 +20,11 @@ function loadUiMessages(locale: Locale): Promise<UiMessages> {
   }
 }
 
-/** Both catalogues of one locale and antd-mobile's texts in it, fetched side by side. */
-export async function loadCatalogues(locale: Locale): Promise<CatalogueBundle> {
-  const [ui, contract] = await Promise.all([
-    loadUiMessages(locale),
-    loadContractMessages(locale),
-    loadAntdLocale(locale),
-  ]);
-  return { ui, contract };
+/**
+ * One locale's UI catalogue, with antd-mobile's texts in that language fetched beside it. The contract's
+ * messages are loaded apart (`loadContractMessages`): the first screen does not wait for them (ADR 0059).
+ */
+export async function loadUiCatalogue(locale: Locale): Promise<UiMessages> {
+  const [ui] = await Promise.all([loadUiMessages(locale), loadAntdLocale(locale)]);
+  return ui;
 }

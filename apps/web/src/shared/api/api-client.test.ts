@@ -7,7 +7,7 @@ function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function setup(fetchImpl: WebApiDeps['fetch']) {
+function setup(fetchImpl: WebApiDeps['fetch'], expiry: { text: string | undefined } = { text: 'expired' }) {
   const deps = {
     fetch: vi.fn(fetchImpl),
     baseUrl: '/api',
@@ -18,7 +18,7 @@ function setup(fetchImpl: WebApiDeps['fetch']) {
       timeout: 'timed out',
       network: 'network',
       badResponse: 'bad',
-      sessionExpired: 'expired',
+      sessionExpired: expiry.text,
       aborted: 'cancelled',
     }),
     clearSession: vi.fn(),
@@ -103,6 +103,19 @@ describe('api client', () => {
     expect(deps.openLogin).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(deps.openLogin).toHaveBeenCalledOnce();
+  });
+
+  it("shows the server's message for a 401 while the contract's messages have not arrived", async () => {
+    const { deps, api } = setup(
+      () => Promise.resolve(jsonResponse(401, { code: 401, msg: 'ログインしてください', data: null })),
+      { text: undefined },
+    );
+    await expect(api.request({ path: '/x', schema: ZData })).rejects.toMatchObject({
+      code: 401,
+      msg: 'ログインしてください',
+    });
+    expect(deps.toast).toHaveBeenCalledWith('ログインしてください', 2000);
+    expect(deps.clearSession).toHaveBeenCalledOnce();
   });
 
   it('does not end the session it has now for a 401 to a token it has let go of', async () => {

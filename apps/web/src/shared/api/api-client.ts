@@ -16,8 +16,11 @@ export interface WebApiDeps {
   getLang: () => LangCode;
   getToken: () => string | null;
   toast: (message: string, durationMs: number) => void;
-  /** Localized client texts. */
-  texts: () => TransportTexts & { sessionExpired: string };
+  /**
+   * Localized client texts. `sessionExpired` is undefined while the contract's messages have not arrived
+   * (ADR 0059): the server's own message for the refusal, in the same language, is shown instead.
+   */
+  texts: () => TransportTexts & { sessionExpired: string | undefined };
   clearSession: () => void;
   openLogin: () => void;
   timeoutMs?: number;
@@ -35,7 +38,7 @@ export function createWebApiClient(deps: WebApiDeps): ApiClient {
 
   /** The error for a 401 to `token`; ends the session first if that token is still the session's. */
   function sessionExpired(refused: ApiError, token: string | null): ApiError {
-    const msg = deps.texts().sessionExpired;
+    const msg = deps.texts().sessionExpired ?? refused.msg;
     const error = new ApiError({
       code: ERRORS.UNAUTHENTICATED.code,
       msg,

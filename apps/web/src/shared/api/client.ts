@@ -1,5 +1,5 @@
 import { API_TIMEOUT_MS, FAILURE_TOAST_MS, SESSION_EXPIRED_REDIRECT_MS } from '@kabuto/contract';
-import { i18n, tContract } from '../i18n/i18n';
+import { hasContractKey, i18n, tContract } from '../i18n/i18n';
 import { reLaunch } from '../navigation/nav';
 import { PAGE_PATHS } from '../navigation/routes';
 import { sessionStore } from '../session/session';
@@ -19,7 +19,9 @@ export const api = createWebApiClient({
     timeout: i18n.t('api.timeout'),
     network: i18n.t('api.network'),
     badResponse: i18n.t('api.badResponse'),
-    sessionExpired: tContract('errors.UNAUTHENTICATED'),
+    sessionExpired: hasContractKey('errors.UNAUTHENTICATED')
+      ? tContract('errors.UNAUTHENTICATED')
+      : undefined,
     aborted: i18n.t('api.aborted'),
   }),
   clearSession: () => {

@@ -1,4 +1,4 @@
-import { tContract } from '../i18n/i18n';
+import { useContractText } from '../i18n/use-contract-text';
 
 /**
  * A form field's error under it, announced: a contract key (`validation.*`, a feature's `loans.validation.*`,
@@ -6,6 +6,7 @@ import { tContract } from '../i18n/i18n';
  * translated here; any other text (a server's message, already in the user's language) is shown as is.
  */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  const tContract = useContractText();
   if (message === undefined) return null;
   return (
     <div className="text-field__error" id={id} role="alert">

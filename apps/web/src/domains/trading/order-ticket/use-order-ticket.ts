@@ -13,7 +13,7 @@ import { fieldIssuesOf } from '@kabuto/client/api-error';
 import { queryClient } from '@/shared/api/query-client';
 import { formatDate, formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPrice, formatShares, priceDecimalsOf } from '@/shared/format/price';
-import { tContract } from '@/shared/i18n/i18n';
+import { useContractText } from '@/shared/i18n/use-contract-text';
 import { marketStatusQuery } from '@/shared/market-clock/market-status';
 import { useIsStale } from '@/shared/market-clock/staleness';
 import { useSession } from '@/shared/session/session';
@@ -47,8 +47,6 @@ import {
   type Venue,
 } from './order-ticket';
 import { useLocale } from '@/shared/i18n/use-locale';
-
-const message = (issue: TicketIssue | null) => (issue === null ? null : tContract(issue.key, issue.params));
 
 /**
  * The dialogs an order ticket opens, given by the view (order-ticket-view.tsx's ticketDialogs) so that this
@@ -100,6 +98,8 @@ export function useOrderTicket({
   /** The clock for the 制度信用 deadline shown (a test passes its own). */
   now?: () => Date;
 }) {
+  const tContract = useContractText();
+  const message = (issue: TicketIssue | null) => (issue === null ? null : tContract(issue.key, issue.params));
   const { t } = useTranslation();
   const locale = useLocale();
   const { userInfo } = useUserInfo();

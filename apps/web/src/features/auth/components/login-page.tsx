@@ -5,11 +5,11 @@ import { useId, useState } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { isApiError } from '@kabuto/client/api-error';
 import { applyServerIssues } from '@kabuto/client/server-issues';
+import { FieldError } from '@/shared/ui/field-error';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/overlays';
 import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/webauthn';
@@ -175,11 +175,7 @@ export function LoginPage() {
             />
           </label>
         </div>
-        {agreeError !== undefined && (
-          <div className="text-field__error" role="alert">
-            {tContract(agreeError)}
-          </div>
-        )}
+        <FieldError id={`${agreeId}-error`} message={agreeError} />
       </div>
       <Button block color="primary" size="large" type="submit" loading={login.isPending}>
         {t('login.submit')}
