@@ -6,27 +6,17 @@ import {
   type TStepUpRequest,
 } from '@kabuto/contract';
 import { isApiError } from '@kabuto/client/api-error';
-import {
-  startAuthentication,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { api } from '../api/client';
 import { i18n } from '../i18n/i18n';
 import { showToast } from '../ui/overlays';
 import { SmsStepUpCancelled, askSmsCode } from './sms-step-up';
+import { requestOptions } from './support';
 
 /*
  * Passkeys (ADR 0031): the server's options go to the browser's WebAuthn API through SimpleWebAuthn and the
- * answer goes back as JSON. The contract checks the options' outer shape; their inner shape is the server
- * library's, the same JSON SimpleWebAuthn's browser half takes.
+ * answer goes back as JSON (the options' types and the support check: support.ts).
  */
-export const creationOptions = (options: unknown) => options as PublicKeyCredentialCreationOptionsJSON;
-export const requestOptions = (options: unknown) => options as PublicKeyCredentialRequestOptionsJSON;
-
-/** Whether this browser can make and use passkeys at all. */
-export const passkeysSupported = () =>
-  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 /**
  * What a failed passkey step tells the user: the API client has already shown the server's refusal; a

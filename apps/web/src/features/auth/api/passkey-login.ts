@@ -1,18 +1,19 @@
 import { ZLoginResponse, ZPasskeyList, ZWebAuthnOptionsResponse } from '@kabuto/contract';
-import { startAuthentication } from '@simplewebauthn/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
-import { requestOptions } from '@/shared/passkeys/webauthn';
+import { requestOptions } from '@/shared/passkeys/support';
 import { sessionStore } from '@/shared/session/session';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 
-/** Discoverable sign-in (ADR 0031): no phone number typed; the passkey names its account. */
+/**
+ * Discoverable sign-in (ADR 0031): no phone number typed; the passkey names its account. SimpleWebAuthn's code
+ * is fetched with the tap, beside the options: the login page's first screen does without it (issue 21).
+ */
 export async function loginWithPasskey() {
-  const { options } = await api.request({
-    method: 'POST',
-    path: '/auth/passkey/options',
-    schema: ZWebAuthnOptionsResponse,
-  });
+  const [{ options }, { startAuthentication }] = await Promise.all([
+    api.request({ method: 'POST', path: '/auth/passkey/options', schema: ZWebAuthnOptionsResponse }),
+    import('@simplewebauthn/browser'),
+  ]);
   const credential = await startAuthentication({ optionsJSON: requestOptions(options) });
   return api.request({
     method: 'POST',

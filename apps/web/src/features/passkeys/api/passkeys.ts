@@ -2,7 +2,8 @@ import { ZEmpty, ZPasskey, ZPasskeyList, ZWebAuthnOptionsResponse } from '@kabut
 import { startRegistration } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
-import { creationOptions, stepUp } from '@/shared/passkeys/webauthn';
+import { creationOptions } from '@/shared/passkeys/support';
+import { stepUp } from '@/shared/passkeys/webauthn';
 
 export const passkeyKeys = {
   all: ['passkeys'] as const,
