@@ -60,12 +60,16 @@ function start(): void {
   if (started) return;
   started = true;
   // The first page's data, before its code: on a phone its round trip then overlaps the code's download.
-  startFirstReads(window.location.hash, lang, storedToken());
+  const token = storedToken();
+  startFirstReads(window.location.hash, lang, token);
   inTurn([
     () => void import('./main'),
     () => {
       // a page other than the first-screen ones waits for the contract's messages too (ADR 0059)
-      preloadPage(window.location.hash, () => loadContractMessages(locale));
+      preloadPage(window.location.hash, {
+        loadContract: () => loadContractMessages(locale),
+        signedIn: token !== null,
+      });
     },
     () => void loadUiCatalogue(locale).catch(() => undefined),
     warmUp,

@@ -10,6 +10,12 @@ vi.mock('./layout/shell-effects', () => {
   shellEffects.loads += 1;
   return { default: () => null };
 });
+/** The same for the signed-in user's live events. */
+const userEvents = vi.hoisted(() => ({ loads: 0 }));
+vi.mock('./layout/user-events', () => {
+  userEvents.loads += 1;
+  return { default: () => null };
+});
 
 /** Replaces each page's loader with a spy that resolves to nothing, and gives the spies back by path. */
 function spyOnPages(): Map<string, ReturnType<typeof vi.fn>> {
@@ -59,7 +65,7 @@ describe('pageAt: the page a hash URL opens', () => {
 describe('preloadPage: the first page is fetched before the router asks for it', () => {
   it('loads only the page the hash opens', () => {
     const spies = spyOnPages();
-    preloadPage(`#${PAGE_PATHS.login}`, noContract);
+    preloadPage(`#${PAGE_PATHS.login}`, { loadContract: noContract, signedIn: false });
     expect(spies.get(PAGE_PATHS.login)).toHaveBeenCalledTimes(1);
     const others = [...spies].filter(([path, spy]) => path !== PAGE_PATHS.login && spy.mock.calls.length > 0);
     expect(others).toEqual([]);
@@ -67,15 +73,15 @@ describe('preloadPage: the first page is fetched before the router asks for it',
 
   it('ignores the query string of the hash', () => {
     const spies = spyOnPages();
-    preloadPage(`#${PAGE_PATHS.stockDetail}?code=7203`, noContract);
+    preloadPage(`#${PAGE_PATHS.stockDetail}?code=7203`, { loadContract: noContract, signedIn: false });
     expect(spies.get(PAGE_PATHS.stockDetail)).toHaveBeenCalledTimes(1);
   });
 
   it('opens the entry page for an empty hash, and nothing for an unknown path', () => {
     const spies = spyOnPages();
-    preloadPage('', noContract);
+    preloadPage('', { loadContract: noContract, signedIn: false });
     expect(spies.get(PAGE_PATHS.entry)).toHaveBeenCalledTimes(1);
-    preloadPage('#/no/such/page', noContract);
+    preloadPage('#/no/such/page', { loadContract: noContract, signedIn: false });
     expect([...spies.values()].reduce((n, spy) => n + spy.mock.calls.length, 0)).toBe(1);
   });
 
@@ -84,16 +90,26 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     const home = PAGES.find((entry) => entry.path === TAB_PATHS.home) as PageEntry;
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
     home.load = failing;
-    preloadPage(`#${TAB_PATHS.home}`, noContract);
+    preloadPage(`#${TAB_PATHS.home}`, { loadContract: noContract, signedIn: false });
     await Promise.resolve();
     expect(failing).toHaveBeenCalledTimes(1);
   });
 
   it("starts the layout's shell effects with the page, not once the layout has rendered", async () => {
     spyOnPages();
-    preloadPage(`#${TAB_PATHS.market}`, noContract);
+    preloadPage(`#${TAB_PATHS.market}`, { loadContract: noContract, signedIn: false });
     await vi.dynamicImportSettled();
     expect(shellEffects.loads).toBe(1);
+  });
+
+  it("starts the live events' code only for a stored session", async () => {
+    spyOnPages();
+    preloadPage(`#${TAB_PATHS.market}`, { loadContract: noContract, signedIn: false });
+    await vi.dynamicImportSettled();
+    expect(userEvents.loads).toBe(0);
+    preloadPage(`#${TAB_PATHS.market}`, { loadContract: noContract, signedIn: true });
+    await vi.dynamicImportSettled();
+    expect(userEvents.loads).toBe(1);
   });
 
   it("the router's route loads the page through the same loader, so a preloaded page is not fetched twice", async () => {
@@ -144,9 +160,9 @@ describe("the contract's messages: the first screens do not wait for them (ADR 0
   it('preloadPage starts them beside the code of a page that needs them only', () => {
     spyOnPages();
     const contract = vi.fn(() => Promise.resolve());
-    preloadPage(`#${PAGE_PATHS.login}`, contract);
+    preloadPage(`#${PAGE_PATHS.login}`, { loadContract: contract, signedIn: false });
     expect(contract).not.toHaveBeenCalled();
-    preloadPage(`#${PAGE_PATHS.withdrawal}`, contract);
+    preloadPage(`#${PAGE_PATHS.withdrawal}`, { loadContract: contract, signedIn: true });
     expect(contract).toHaveBeenCalledOnce();
   });
 });

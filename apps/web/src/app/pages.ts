@@ -197,14 +197,19 @@ export function loadPage(entry: PageEntry, contractReady: () => Promise<unknown>
 }
 
 /**
- * Starts loading the code of the page a hash URL opens, and the layout's lazy part drawn on every page (its live
- * events, layout/shell-effects.tsx), without waiting for the router. The boot script calls it beside its import
- * of the app (boot.ts), so that on a phone the page's code downloads while the app's libraries arrive and run,
- * not after them. The router's own call later finds the module loaded; a failed load is left to the router,
- * which shows the error.
+ * Starts loading the code of the page a hash URL opens, and the layout's lazy part drawn on every page (the
+ * stale-quotes line, layout/shell-effects.tsx, and with a session the live events, layout/user-events.tsx),
+ * without waiting for the router. The boot script calls it beside its import of the app (boot.ts), so that on a
+ * phone the page's code downloads while the app's libraries arrive and run, not after them. The router's own
+ * call later finds the module loaded; a failed load is left to the router, which shows the error.
+ * `loadContract`: the contract's messages, for a page that waits for them (loadPage).
  */
-export function preloadPage(hash: string, loadContract: () => Promise<unknown>): void {
+export function preloadPage(
+  hash: string,
+  { loadContract, signedIn }: { loadContract: () => Promise<unknown>; signedIn: boolean },
+): void {
   void import('./layout/shell-effects').catch(() => undefined);
+  if (signedIn) void import('./layout/user-events').catch(() => undefined);
   const entry = pageAt(hash);
   if (entry) void loadPage(entry, loadContract).catch(() => undefined);
 }
