@@ -13,9 +13,9 @@ export interface PageEntry extends RouteHandle {
   load: () => Promise<ComponentType>;
   /**
    * A page a visitor often opens first, whose first render shows no contract message (ADR 0059): its route
-   * does not wait for the contract's catalogue, which then comes after the page's load event. Its components
-   * that show such a message once the user acts take it through `useContractText`. Every other page waits for
-   * the catalogue with its code.
+   * does not wait for the contract's catalogue, which then comes at the first touch or key, or three seconds
+   * after the load (main.tsx). Its components that show such a message once the user acts take it through
+   * `useContractText`. Every other page waits for the catalogue with its code.
    */
   firstScreen?: true;
 }
