@@ -2,14 +2,7 @@ import { Input } from 'antd-mobile';
 import { useId } from 'react';
 import { i18n } from '../i18n/i18n';
 import { dialog } from '../ui/overlays';
-
-/** The user closed the SMS step-up's dialog: nothing was sent. */
-export class SmsStepUpCancelled extends Error {
-  constructor() {
-    super('the SMS step-up was cancelled');
-    this.name = 'SmsStepUpCancelled';
-  }
-}
+import { SmsStepUpCancelled } from './support';
 
 export type StepUpSecret = 'txn_password' | 'password';
 

@@ -8,28 +8,14 @@ import {
 import { isApiError } from '@kabuto/client/api-error';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { api } from '../api/client';
-import { i18n } from '../i18n/i18n';
 import { showToast } from '../ui/overlays';
-import { SmsStepUpCancelled, askSmsCode } from './sms-step-up';
+import { askSmsCode } from './sms-step-up';
 import { requestOptions } from './support';
 
 /*
  * Passkeys (ADR 0031): the server's options go to the browser's WebAuthn API through SimpleWebAuthn and the
- * answer goes back as JSON (the options' types and the support check: support.ts).
+ * answer goes back as JSON (the options' types, the support check and the failure shown: support.ts).
  */
-
-/**
- * What a failed passkey step tells the user: the API client has already shown the server's refusal; a
- * browser-side failure (the prompt closed, no authenticator) is said here.
- */
-export function showPasskeyFailure(error: unknown): void {
-  if (isApiError(error)) return;
-  if (error instanceof SmsStepUpCancelled) {
-    showToast(i18n.t('smsStepUp.cancelled'), 2000);
-    return;
-  }
-  showToast(i18n.t('passkeys.cancelled'), 2000);
-}
 
 /** The secrets the action's form already holds, so that the SMS step-up does not ask for them again. */
 export interface KnownSecrets {

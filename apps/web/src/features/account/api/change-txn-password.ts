@@ -2,7 +2,8 @@ import { ZChangeTxnPasswordRequest } from '@kabuto/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { showPasskeyFailure } from '@/shared/passkeys/support';
+import { forgetStepUp, stepUp } from '@/shared/passkeys/webauthn';
 import { userInfoKeys } from '@/shared/session/user-info-query';
 import { ZTxnPasswordResponse } from './set-txn-password';
 

@@ -12,7 +12,7 @@ import { applyServerIssues } from '@kabuto/client/server-issues';
 import { FieldError } from '@/shared/ui/field-error';
 import { TextField } from '@/shared/ui/text-field';
 import { showSuccess } from '@/shared/ui/overlays';
-import { passkeysSupported } from '@/shared/passkeys/support';
+import { passkeysSupported, showPasskeyFailure } from '@/shared/passkeys/support';
 import { loginFormSchema, useLogin, type LoginFormInput, type LoginFormOutput } from '../api/login';
 import { hasNoPasskey, usePasskeyLogin } from '../api/passkey-login';
 
@@ -194,14 +194,7 @@ export function LoginPage() {
                 showSuccess(t('login.success'));
                 switchTab(TAB_PATHS.home);
               },
-              onError: (error) => {
-                // with the failure's code, as SimpleWebAuthn's came with the tap (offline: the client said so)
-                void import('@/shared/passkeys/webauthn')
-                  .then(({ showPasskeyFailure }) => {
-                    showPasskeyFailure(error);
-                  })
-                  .catch(() => undefined);
-              },
+              onError: showPasskeyFailure,
             });
           }}
         >

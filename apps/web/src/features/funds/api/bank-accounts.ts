@@ -9,7 +9,8 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/shared/api/client';
-import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { showPasskeyFailure } from '@/shared/passkeys/support';
+import { forgetStepUp, stepUp } from '@/shared/passkeys/webauthn';
 import { FUNDS_KEY } from '@/shared/messages/messages-api';
 
 export const bankAccountKeys = {

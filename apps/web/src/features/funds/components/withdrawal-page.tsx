@@ -16,7 +16,8 @@ import { applyRefusalToField, applyServerIssues } from '@kabuto/client/server-is
 import { formatDateTime, formatMoney, formattersFor } from '@/shared/format/format';
 import { tContract } from '@/shared/i18n/i18n';
 import { navigateTo } from '@/shared/navigation/nav';
-import { forgetStepUp, showPasskeyFailure, stepUp } from '@/shared/passkeys/webauthn';
+import { showPasskeyFailure } from '@/shared/passkeys/support';
+import { forgetStepUp, stepUp } from '@/shared/passkeys/webauthn';
 import { PAGE_PATHS } from '@/shared/navigation/routes';
 import { useSession } from '@/shared/session/session';
 import { useUserInfo, userInfoKeys } from '@/shared/session/user-info-query';
