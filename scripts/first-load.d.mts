@@ -38,6 +38,7 @@ export function eagerCatalogues(
   graph: Record<string, ChunkLinks>,
   modules: Record<string, ModuleSize[]>,
 ): { file: string; languages: string[] }[];
+export function viteLoaders(modules: Record<string, ModuleSize[]>): string[];
 export function verdict(jsGzip: number, target?: number, limit?: number): 'ok' | 'warn' | 'fail';
 export function report(
   result: FirstLoad,

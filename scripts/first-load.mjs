@@ -138,6 +138,17 @@ export function eagerCatalogues(graph, modules) {
   return offenders;
 }
 
+/**
+ * The chunks that carry Vite's own preload helper. The web build swaps in the app's loader
+ * (apps/web/build/preload-helper.ts, ADR 0060), which announces an import's chunks a few per task; if Vite's came
+ * back (a Vite upgrade resolving it another way), every page's first tasks would be long again with no other sign.
+ */
+export function viteLoaders(modules) {
+  return Object.entries(modules)
+    .filter(([, list]) => list.some((m) => m.id.replace(/\0/g, '') === 'vite/preload-helper.js'))
+    .map(([file]) => file);
+}
+
 /** 'fail' above the limit, 'warn' above the target, else 'ok'. */
 export function verdict(jsGzip, target = TARGET_KIB, limit = LIMIT_KIB) {
   if (jsGzip > limit * 1024) return 'fail';
@@ -201,6 +212,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       process.exit(1);
     }
     console.log('Catalogues: every chunk loads one language at most.');
+    const vite = viteLoaders(modules);
+    if (vite.length > 0) {
+      console.error(
+        `✗ Vite's own preload helper is in ${vite.join(', ')}: the app's loader (apps/web/src/app/preload.ts) should be.`,
+      );
+      process.exit(1);
+    }
+    console.log("Loader: the app's own (chunks announced a few per task).");
   }
   const outcome = verdict(result.jsGzip);
   if (outcome === 'fail') {

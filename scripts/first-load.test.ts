@@ -12,6 +12,7 @@ import {
   startFiles,
   TARGET_KIB,
   verdict,
+  viteLoaders,
   webFonts,
 } from './first-load.mjs';
 
@@ -174,5 +175,14 @@ describe('first-load size check', () => {
       { file: 'assets/detail-page.js', languages: ['fr', 'ja'] },
       { file: 'assets/opening.js', languages: ['fr', 'ja'] },
     ]);
+  });
+  it("names a chunk that carries Vite's own preload helper instead of the app's loader", () => {
+    const mod = (id: string) => ({ id, bytes: 1, gzip: 1 });
+    const ours = { 'assets/index.js': [mod('apps/web/src/boot.ts'), mod('apps/web/src/app/preload.ts')] };
+    expect(viteLoaders(ours)).toEqual([]);
+    // module-sizes.ts keeps the id as Rollup gives it, without the leading NUL
+    const vite = { ...ours, 'assets/main.js': [mod('vite/preload-helper.js')] };
+    expect(viteLoaders(vite)).toEqual(['assets/main.js']);
+    expect(viteLoaders({ 'assets/x.js': [mod('\0vite/preload-helper.js')] })).toEqual(['assets/x.js']);
   });
 });

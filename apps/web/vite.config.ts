@@ -4,6 +4,7 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { moduleSizes } from './build/module-sizes.ts';
+import { preloadHelper } from './build/preload-helper.ts';
 import { serviceWorker } from './sw/plugin.ts';
 
 const apiTarget = 'http://127.0.0.1:8080';
@@ -21,6 +22,8 @@ const reactRouterProduction = join(
 export default defineConfig(({ command }) => ({
   base: '/japan1/',
   plugins: [
+    // every dynamic import's chunks announced a few per task, not all in the one that asks (ADR 0060)
+    preloadHelper(fileURLToPath(new URL('./src/app/preload.ts', import.meta.url))),
     react(),
     // The modules of each chunk and their sizes, and what each chunk imports, for the first-load size check
     // (scripts/first-load.mjs).
