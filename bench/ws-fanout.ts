@@ -9,6 +9,11 @@
  * prints the CPU each process used while measuring (from /proc and process.cpuUsage): the server's CPU per
  * message delivered is the fan-out cost bench/capacity.ts reads, and the clients' share says how much of the
  * two shared cores the load generator took from the server.
+ * BASELINE=1 measures, in the same run and with the same clients, the app and a bare `ws` server in turn
+ * (bench/ws-bare-server.ts: the same handshake, subscription and beat bytes, one write a socket a beat, and
+ * nothing else), ROUNDS (2) times each, alternating (app, bare, app, bare); it prints every run and the ratio
+ * app p99 / bare p99 by round. SERVERS=app,bare,… picks the sequence itself (SERVERS=bare: the bare server
+ * alone). Without either, the app alone, as before.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,15 +29,29 @@ const SYMBOLS = Number(process.env['SYMBOLS'] ?? 20);
 const SECONDS = Number(process.env['DURATION'] ?? 20);
 const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const RATES = (process.env['RATES'] ?? '1,10').split(',').map(Number);
+const ROUNDS = Number(process.env['ROUNDS'] ?? 2);
+type ServerKind = 'app' | 'bare';
+/** the servers measured in turn, each with the same clients: the app alone unless BASELINE or SERVERS says */
+const SERVERS: ServerKind[] = (
+  process.env['SERVERS'] ??
+  (process.env['BASELINE'] ? Array.from({ length: ROUNDS }, () => 'app,bare').join(',') : 'app')
+)
+  .split(',')
+  .map((s) => {
+    if (s !== 'app' && s !== 'bare') throw new Error(`SERVERS: unknown server ${s}`);
+    return s;
+  });
 /** `ws`: each client a `ws` WebSocket; `raw`: a bare TCP socket that parses the server's frames itself */
 const CLIENT = process.env['CLIENT'] === 'raw' ? 'raw' : 'ws';
 const mainTs = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
+const bareTs = new URL('ws-bare-server.ts', import.meta.url).pathname;
 const resultsDir = new URL('results/', import.meta.url).pathname;
 /** latency histogram: one bucket per millisecond up to 10 s, the last one for anything slower */
 const BUCKETS = 10_001;
 
 interface Health {
-  data: { realtime: { clients: number; dropped: number; producing: boolean } };
+  /** `beats`: the bare server's alone (ws-bare-server.ts), each beat's write loop in ms since the last read */
+  data: { realtime: { clients: number; dropped: number; producing: boolean; beats?: number[] } };
 }
 
 /** Messages between the bench and a worker of clients. */
@@ -282,12 +301,12 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function startServer(tickMs: number, port: number): Promise<ChildProcess> {
+async function startServer(kind: ServerKind, tickMs: number, port: number): Promise<ChildProcess> {
   // PROFILE=1: a CPU profile of the server (written to bench/results/ when it stops)
   const profile = process.env['PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [];
   const child = spawn(
     process.execPath,
-    [...profile, '--conditions=@kabuto/source', '--import', 'tsx', mainTs],
+    [...profile, '--conditions=@kabuto/source', '--import', 'tsx', kind === 'app' ? mainTs : bareTs],
     {
       env: {
         ...process.env,
@@ -334,8 +353,8 @@ function percentile(histogram: Uint32Array, total: number, p: number): number {
   return Number.NaN;
 }
 
-async function run(label: string, tickMs: number, port: number) {
-  const server = await startServer(tickMs, port);
+async function run(label: string, tickMs: number, port: number, kind: ServerKind = 'app') {
+  const server = await startServer(kind, tickMs, port);
   const universe = await codes(port);
   const groups: Clients[] = [];
   const connecting = Date.now();
@@ -356,6 +375,8 @@ async function run(label: string, tickMs: number, port: number) {
   const connectedIn = (Date.now() - connecting) / 1000;
   await new Promise((r) => setTimeout(r, 2000));
   const load = loadavg()[0] ?? Number.NaN;
+  // the bare server's beat times are those since the last read: read (and forget) those before measuring
+  if (kind === 'bare') await fetch(`http://127.0.0.1:${port}/api/health`);
   for (const g of groups) g.measure();
   const serverCpu = cpuMsOf(server.pid ?? 0);
   const started = Date.now();
@@ -380,6 +401,7 @@ async function run(label: string, tickMs: number, port: number) {
   for (let i = 0; i < BUCKETS; i++) if ((histogram[i] ?? 0) > 0) max = i;
   return {
     label,
+    kind,
     clients: health.clients,
     dropped: health.dropped,
     msgsPerSec: Math.round(received / elapsed),
@@ -392,6 +414,8 @@ async function run(label: string, tickMs: number, port: number) {
     usPerMessage: received === 0 ? Number.NaN : (serverCpuMs * 1000) / received,
     load,
     connectedIn,
+    /** the bare server's write loop per beat while measuring, ms, sorted */
+    beats: [...(health.beats ?? [])].sort((a, b) => a - b),
   };
 }
 
@@ -400,20 +424,65 @@ if (spec !== undefined) {
   await worker(JSON.parse(spec) as { port: number; universe: string[]; count: number; seed: number });
 } else {
   const results = [];
-  for (const [i, rate] of RATES.entries())
-    results.push(
-      await run(rate === 1 ? 'normal (1 beat/s)' : `${rate}x (${rate} beats/s)`, 1000 / rate, 18301 + i),
-    );
+  let port = 18301;
+  for (const rate of RATES)
+    for (const kind of SERVERS)
+      results.push(
+        await run(rate === 1 ? 'normal (1 beat/s)' : `${rate}x (${rate} beats/s)`, 1000 / rate, port++, kind),
+      );
   const where = `${CLIENT === 'raw' ? 'bare TCP' : '`ws`'} clients ${WORKERS <= 0 ? 'in the bench process' : `in ${WORKERS} worker processes`}`;
   console.log(
     `\n${CLIENTS} clients (${where}) x ${SYMBOLS} symbols, ${SECONDS} s measured each, ${cpus().length} cores:\n`,
   );
+  if (SERVERS.length === 1 && SERVERS[0] === 'app') {
+    const rows = [
+      ['rate', 'clients', 'dropped', 'msgs/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'clients CPU'],
+    ];
+    for (const r of results)
+      rows.push(
+        [
+          r.label,
+          r.clients,
+          r.dropped,
+          r.msgsPerSec,
+          r.p50,
+          r.p99,
+          r.max,
+          `${(r.serverCpu * 100).toFixed(0)}%`,
+          `${(r.clientCpu * 100).toFixed(0)}%`,
+        ].map(String),
+      );
+    for (const row of rows) console.log(row.map((c) => c.padEnd(18)).join(''));
+    for (const r of results)
+      console.log(
+        `${r.label}: server CPU per message delivered ${r.usPerMessage.toFixed(2)} µs; clients connected in ${r.connectedIn.toFixed(0)} s; load average ${r.load.toFixed(1)} when measuring began`,
+      );
+  } else compare(results);
+}
+
+/** The table of a run with the bare server: every server measured, in order, and app p99 / bare p99. */
+function compare(results: Awaited<ReturnType<typeof run>>[]) {
   const rows = [
-    ['rate', 'clients', 'dropped', 'msgs/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'clients CPU'],
+    [
+      'server',
+      'rate',
+      'clients',
+      'dropped',
+      'msgs/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'server CPU',
+      'µs/msg',
+      'clients CPU',
+      'connected',
+      'load',
+    ],
   ];
   for (const r of results)
     rows.push(
       [
+        r.kind,
         r.label,
         r.clients,
         r.dropped,
@@ -422,12 +491,37 @@ if (spec !== undefined) {
         r.p99,
         r.max,
         `${(r.serverCpu * 100).toFixed(0)}%`,
+        r.usPerMessage.toFixed(2),
         `${(r.clientCpu * 100).toFixed(0)}%`,
+        `${r.connectedIn.toFixed(0)} s`,
+        r.load.toFixed(1),
       ].map(String),
     );
-  for (const row of rows) console.log(row.map((c) => c.padEnd(18)).join(''));
-  for (const r of results)
-    console.log(
-      `${r.label}: server CPU per message delivered ${r.usPerMessage.toFixed(2)} µs; clients connected in ${r.connectedIn.toFixed(0)} s; load average ${r.load.toFixed(1)} when measuring began`,
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)) + 2) ?? [];
+  for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(''));
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+      ? (sorted[mid] ?? Number.NaN)
+      : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  };
+  for (const [n, r] of results.entries())
+    if (r.beats.length > 0)
+      console.log(
+        `run ${n + 1} (bare): ${r.beats.length} beats, each from its ts to the last socket's write: median ${r.beats[Math.floor(r.beats.length / 2)]} ms, max ${r.beats[r.beats.length - 1]} ms`,
+      );
+  for (const label of new Set(results.map((r) => r.label))) {
+    const app = results.filter((r) => r.label === label && r.kind === 'app');
+    const bare = results.filter((r) => r.label === label && r.kind === 'bare');
+    if (app.length === 0 || bare.length === 0) continue;
+    // round n: the n-th app run against the n-th bare run
+    const rounds = Array.from({ length: Math.min(app.length, bare.length) }, (_, n) =>
+      ((app[n]?.p99 ?? Number.NaN) / (bare[n]?.p99 ?? Number.NaN)).toFixed(2),
     );
+    const ratio = median(app.map((r) => r.p99)) / median(bare.map((r) => r.p99));
+    console.log(
+      `${label}: app p99 / bare p99 by round ${rounds.join(', ')}; medians ${median(app.map((r) => r.p99))} / ${median(bare.map((r) => r.p99))} ms = ${ratio.toFixed(2)}`,
+    );
+  }
 }
