@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { registerAndLogin } from './support/account.js';
 import { route, useLanguage } from './support/app.js';
-import { consoleRoute, loginAsAdmin, watchConsoleErrors } from './support/console.js';
+import { consoleRoute, loginAsAdmin, openedDialog, watchConsoleErrors } from './support/console.js';
 import { adminBearer } from './support/operator-api.js';
 
 /**
@@ -152,8 +152,10 @@ for (const lang of ['jp', 'en'] as const) {
     await op.goto(consoleRoute('/loans'));
     const row = op.locator('tr', { has: op.locator('td', { hasText: new RegExp(`^${loanId}$`) }) });
     await row.getByRole('button', { name: 'Open' }).click();
-    await op.getByTestId('loan-approve').click();
-    await expect(op.getByRole('dialog')).toBeHidden();
+    const decision = await openedDialog(op, `Loan applications #${loanId}`);
+    await decision.getByTestId('loan-approve').click();
+    await expect(op.getByText('Repayment in progress')).toBeVisible();
+    await expect(decision).toBeHidden();
     await operatorContext.close();
 
     await page.reload();

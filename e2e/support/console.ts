@@ -32,6 +32,11 @@ export async function consoleLogin(
   password: string,
 ): Promise<'dashboard' | 'password'> {
   await useEnglish(page);
+  // The operator's system asks for less motion: the console's dialogs and drawers are in place at once
+  // (apps/console/src/app/theme.tsx). With their zoom, Playwright could press a button on the zoom's first
+  // frames and the release land elsewhere, losing the click (openedDialog below); the zoom itself is
+  // checked in theme.test.tsx.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(consoleRoute('/login'));
   await page.evaluate(() => {
     localStorage.removeItem('kabuto-console-token');
@@ -89,7 +94,8 @@ export async function loginAsAdmin(page: Page): Promise<void> {
  * holds): the button is pressed there, the dialog then moves under the pointer, the release lands on
  * another element and the browser sends the click to their common ancestor, so the button never gets it.
  * Waits until the dialog, and each element around it, is fully opaque, untransformed and no longer
- * animated.
+ * animated. consoleLogin asks for reduced motion, so on a signed-in console this is the one step rc-motion
+ * holds a dialog at opacity 0 before it shows; the wait still stands for any motion that setting leaves.
  */
 export async function openedDialog(page: Page, name: string | RegExp): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name });

@@ -1,12 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { App as AntdApp } from 'antd';
 import { useEffect } from 'react';
 import { RouterProvider } from 'react-router';
-import { ANTD_LOCALES } from '@/shared/locale';
 import { NotifierBridge } from '@/shared/notifier';
 import { queryClient } from '@/shared/query-client';
 import { useSession } from '@/shared/session';
 import { router } from './router';
+import { ConsoleTheme } from './theme';
 
 export function App() {
   const { locale } = useSession();
@@ -15,13 +15,13 @@ export function App() {
     void queryClient.invalidateQueries();
   }, [locale]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[locale]} theme={{ token: { colorPrimary: '#b4232a' } }}>
+    <ConsoleTheme locale={locale}>
       <AntdApp>
         <NotifierBridge />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
       </AntdApp>
-    </ConfigProvider>
+    </ConsoleTheme>
   );
 }

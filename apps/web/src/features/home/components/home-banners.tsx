@@ -1,25 +1,10 @@
 import type { TBanner } from '@kabuto/contract';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { usePrefersReducedMotion } from '@kabuto/client/reduced-motion';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { TAB_PATHS, webviewUrl } from '@/shared/navigation/routes';
 import { useBanners } from '../api/banners';
-
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-/** Whether the reader asked for less motion (followed live). */
-function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      const query = window.matchMedia(REDUCED_MOTION);
-      query.addEventListener('change', changed);
-      return () => {
-        query.removeEventListener('change', changed);
-      };
-    },
-    () => window.matchMedia(REDUCED_MOTION).matches,
-  );
-}
 
 const TABS: readonly string[] = Object.values(TAB_PATHS);
 
