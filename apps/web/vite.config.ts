@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
@@ -9,17 +7,7 @@ import { serviceWorker } from './sw/plugin.ts';
 
 const apiTarget = 'http://127.0.0.1:8080';
 
-/**
- * react-router exports only its development build, whose warnings (and the strings they build on every render)
- * ship to production (remix-run/react-router#12532, #14102): `vite build` takes its production build instead,
- * the same code with ENABLE_DEV_WARNINGS false.
- */
-const reactRouterProduction = join(
-  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
-  'dist/production/index.mjs',
-);
-
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   base: '/japan1/',
   plugins: [
     // every dynamic import's chunks announced a few per task, not all in the one that asks (ADR 0060)
@@ -37,10 +25,7 @@ export default defineConfig(({ command }) => ({
   resolve: {
     // Resolve the workspace contract package from its TypeScript source.
     conditions: ['@kabuto/source', ...defaultClientConditions],
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   server: {
     proxy: {
@@ -60,7 +45,7 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         intro: 'globalThis.__zod_globalConfig??={jitless:true};',
-        // The libraries every page runs on (React, the router, TanStack Query, i18next) in one chunk, not in the
+        // The libraries every page runs on (React, TanStack Query, i18next) in one chunk, not in the
         // dozens of sub-kilobyte chunks that automatic splitting cut from them for each set of pages sharing a
         // piece: on a phone's line each chunk costs a request, and the app's start waited on 22 of them. The
         // group holds nothing a first load did not already fetch (the size check measures the same 147 KiB), and
@@ -72,7 +57,7 @@ export default defineConfig(({ command }) => ({
               // react-i18next's <Trans> and the HTML parser it brings (about 7 KiB gzipped) serve two pages, login
               // and settings: they stay in those pages' chunks.
               test: (id: string) =>
-                /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]query-core|@tanstack[\\/]react-query|i18next|react-i18next|use-sync-external-store|classnames)[\\/]/.test(
+                /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/]query-core|@tanstack[\\/]react-query|i18next|react-i18next|use-sync-external-store|classnames)[\\/]/.test(
                   id,
                 ) && !/react-i18next[\\/]dist[\\/]es[\\/](Trans|TransWithoutContext|unescape)\.js$/.test(id),
             },
@@ -81,4 +66,4 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-}));
+});

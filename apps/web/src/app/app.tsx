@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { RouterProvider } from 'react-router';
 import { Providers } from './providers';
-import { createAppRouter } from './router';
+import { AppRouter, createAppHistory } from './router';
 
 export function App() {
-  const [router] = useState(createAppRouter);
+  const [history] = useState(createAppHistory);
   return (
     <Providers>
-      <RouterProvider router={router} />
+      <AppRouter history={history} />
     </Providers>
   );
 }

@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS, ROUTE_TABLE, TAB_PATHS } from '@/shared/navigation/routes';
 import { loadPage, PAGES, pageAt, preloadPage, type PageEntry } from './pages';
-import { routes } from './router';
 
 /** How many times the layout's lazy shell effects were loaded (the module stands in for them). */
 const shellEffects = vi.hoisted(() => ({ loads: 0 }));
@@ -53,12 +52,11 @@ describe('pageAt: the page a hash URL opens', () => {
     expect(pageAt('#/no/such/page')).toBeUndefined();
   });
 
-  it('has a page for every path of the navigation table, and the router a route for each page', () => {
+  it('has a page for every path of the navigation table', () => {
     const paths = new Set(PAGES.map((entry) => entry.path));
     for (const path of Object.values(TAB_PATHS)) expect(paths).toContain(path);
     for (const path of Object.values(PAGE_PATHS)) expect(paths).toContain(path);
     for (const path of [...ROUTE_TABLE.tabs, ...ROUTE_TABLE.pages]) expect(pageAt(`#${path}`)).toBeDefined();
-    expect(routes[0]?.children?.map((route) => route.path)).toEqual(PAGES.map((entry) => entry.path));
   });
 });
 
@@ -110,14 +108,6 @@ describe('preloadPage: the first page is fetched before the router asks for it',
     preloadPage(`#${TAB_PATHS.market}`, { loadContract: noContract, signedIn: true });
     await vi.dynamicImportSettled();
     expect(userEvents.loads).toBe(1);
-  });
-
-  it("the router's route loads the page through the same loader, so a preloaded page is not fetched twice", async () => {
-    const spies = spyOnPages();
-    const route = routes[0]?.children?.find((r) => r.path === PAGE_PATHS.login);
-    expect(typeof route?.lazy).toBe('function');
-    await (route?.lazy as () => Promise<unknown>)();
-    expect(spies.get(PAGE_PATHS.login)).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 /**
  * The message of a failed route, drawn without antd-mobile's ErrorBlock: its illustrations weigh several KiB
@@ -15,11 +14,12 @@ function ErrorMessage({ title, description }: { title: string; description?: Rea
   );
 }
 
-/** A page that failed to load (a lazy chunk, an exception) shows an area that reloads on click. */
-export function RouteError() {
+/**
+ * A path the app has not links to home; a page that failed to load (a lazy chunk, an exception) shows an
+ * area that reloads on click.
+ */
+export function RouteError({ notFound = false }: { notFound?: boolean }) {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (notFound) {
     return (
       <main className="app-main app-main--bare">
@@ -30,7 +30,6 @@ export function RouteError() {
       </main>
     );
   }
-  console.error(error);
   return (
     <main className="app-main app-main--bare">
       <button

@@ -3,7 +3,3 @@ export interface RouteHandle {
   titleKey: string;
   noBack?: boolean;
 }
-
-export function isRouteHandle(value: unknown): value is RouteHandle {
-  return typeof value === 'object' && value !== null && typeof (value as RouteHandle).titleKey === 'string';
-}

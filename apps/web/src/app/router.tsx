@@ -1,47 +1,128 @@
-import { createHashRouter, type RouteObject } from 'react-router';
+import {
+  Component,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import { contractReady } from '@/shared/i18n/i18n';
+import { createHashHistory, type HashHistory, type Location } from '@/shared/navigation/hash-history';
 import { createNavigator } from '@/shared/navigation/navigation';
 import { installNavigator } from '@/shared/navigation/nav';
+import { RouterContextProvider } from '@/shared/navigation/router';
 import { ROUTE_TABLE } from '@/shared/navigation/routes';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppLayout } from './layout/app-layout';
-import { loadPage, PAGES, type PageEntry } from './pages';
+import { loadPage, pageAt, type PageEntry } from './pages';
 import { RouteError } from './route-error';
-import type { RouteHandle } from './route-handle';
 
-/** A page's route: its title and back arrow in the handle, its code loaded when it is first opened. */
-function pageRoute(entry: PageEntry): RouteObject {
-  const handle: RouteHandle = { titleKey: entry.titleKey, ...(entry.noBack === true && { noBack: true }) };
-  return {
-    path: entry.path,
-    handle,
-    // the entry's loader itself, called when the route is first opened: a page preloadPage started is not
-    // fetched again; with the contract's messages unless the page is a first-screen one (ADR 0059)
-    lazy: async () => ({ Component: await loadPage(entry, contractReady) }),
-  };
+/**
+ * The app's router (ADR 0061): the page of the address's hash (pages.ts), its code loaded when it is first
+ * opened, drawn in the layout. The screen always shows the page of the address: until a page's code has
+ * arrived, the layout with its title and a loading line (the page before it is not left on screen to be
+ * typed into). A path the app has not, a page whose code cannot be fetched and a page that throws show
+ * RouteError.
+ */
+
+type View = { kind: 'page'; entry: PageEntry; Page: ComponentType } | { kind: 'notFound' };
+
+/** Each page's code once loaded, drawn at once on the next visit. */
+type Loaded = Map<PageEntry, ComponentType>;
+
+/** The view of a location when it needs nothing loaded: a loaded page, or a path the app has not. */
+function viewNow(location: Location, loaded: Loaded): View | undefined {
+  const entry = pageAt(location.pathname);
+  if (entry === undefined) return { kind: 'notFound' };
+  const Page = loaded.get(entry);
+  return Page === undefined ? undefined : { kind: 'page', entry, Page };
 }
 
-export const routes: RouteObject[] = [
-  {
-    element: <AppLayout />,
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <PageLoading />,
-    children: PAGES.map(pageRoute),
-  },
-];
+/** A page that throws while drawn shows RouteError until the user goes elsewhere. */
+class PageBoundary extends Component<
+  { location: Location; children: ReactNode },
+  { location: Location; failed: boolean }
+> {
+  override state = { location: this.props.location, failed: false };
 
-export function createAppRouter() {
-  const router = createHashRouter(routes);
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(
+    props: { location: Location },
+    state: { location: Location; failed: boolean },
+  ) {
+    return props.location === state.location ? null : { location: props.location, failed: false };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    // the page's own error, for the developer tools
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
+}
+
+export function AppRouter({ history }: { history: HashHistory }) {
+  const requested = useSyncExternalStore(history.listen, history.location);
+  const [loaded] = useState<Loaded>(() => new Map());
+  // a page's code has arrived: draw again
+  const [, setArrivals] = useState(0);
+  const [failedAt, setFailedAt] = useState<Location | null>(null);
+  const ready = viewNow(requested, loaded);
+  const failed = failedAt === requested;
+  const waiting = ready === undefined && !failed;
+
+  useEffect(() => {
+    const entry = pageAt(requested.pathname);
+    if (!waiting || entry === undefined) return;
+    let current = true;
+    loadPage(entry, contractReady).then(
+      (Page) => {
+        loaded.set(entry, Page);
+        if (current) setArrivals((n) => n + 1);
+      },
+      (error: unknown) => {
+        console.error(error);
+        if (current) setFailedAt(requested);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [requested, waiting, loaded]);
+
+  if (failed || ready?.kind === 'notFound') return <RouteError notFound={!failed} />;
+  // one tree whether the page is drawn or loading: the layout (its live events, banners, tab bar) stays
+  // mounted from page to page, and only <main>'s content changes
+  return (
+    <RouterContextProvider value={{ history, location: requested }}>
+      <PageBoundary location={requested}>
+        <AppLayout page={ready?.entry ?? pageAt(requested.pathname)}>
+          {ready === undefined ? <PageLoading /> : <ready.Page />}
+        </AppLayout>
+      </PageBoundary>
+    </RouterContextProvider>
+  );
+}
+
+/** The app's history, with the navigator (navigateTo, switchTab…) installed on it. */
+export function createAppHistory(): HashHistory {
+  const history = createHashHistory();
   installNavigator(
     createNavigator({
       routes: ROUTE_TABLE,
       navigate: (url, options) => {
-        void router.navigate(url, { replace: options.replace === true });
+        history.navigate(url, { replace: options.replace === true });
       },
       back: () => {
-        void router.navigate(-1);
+        history.go(-1);
       },
     }),
   );
-  return router;
+  return history;
 }

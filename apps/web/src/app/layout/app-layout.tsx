@@ -1,8 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches } from 'react-router';
+import { useLocation } from '@/shared/navigation/router';
 import { TAB_ORDER } from '@/shared/navigation/routes';
-import { isRouteHandle } from '../route-handle';
+import type { RouteHandle } from '../route-handle';
 import { AppNavBar } from './nav-bar';
 import { OfflineBanner } from './offline-banner';
 import { ReconnectingBanner } from './reconnecting-banner';
@@ -15,12 +15,16 @@ import { UpdateBanner } from './update-banner';
  */
 const ShellEffects = lazy(() => import('./shell-effects'));
 
-/** Navigation bar on every page, the page in <main>, and the tab bar on tab pages. */
-export function AppLayout() {
+/** Navigation bar on every page (titled from the page's entry), the page in <main>, and the tab bar on tab pages. */
+export function AppLayout({
+  page: handle,
+  children,
+}: {
+  page: RouteHandle | undefined;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const matches = useMatches();
-  const handle = matches.map((m) => m.handle).findLast(isRouteHandle);
   const isTab = TAB_ORDER.some((p) => p === pathname);
   const title = handle === undefined ? t('common.appName') : t(handle.titleKey);
   return (
@@ -33,7 +37,7 @@ export function AppLayout() {
         <ShellEffects />
       </Suspense>
       <main className="app-main" id="main">
-        <Outlet />
+        {children}
       </main>
       {isTab && <AppTabBar activePath={pathname} />}
     </div>

@@ -1,6 +1,6 @@
 import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/shared/navigation/router';
 import { navigateTo } from '../navigation/nav';
 
 /** A list row that is a real link (keyboard and screen-reader friendly), opened with navigateTo. */

@@ -4,7 +4,7 @@ import { Button, Checkbox } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useForm, useController } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/shared/navigation/router';
 import { navigateTo, switchTab } from '@/shared/navigation/nav';
 import { PAGE_PATHS, TAB_PATHS } from '@/shared/navigation/routes';
 import { isApiError } from '@kabuto/client/api-error';

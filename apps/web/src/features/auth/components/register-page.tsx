@@ -4,7 +4,7 @@ import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/shared/navigation/router';
 import { applyServerIssues } from '@kabuto/client/server-issues';
 import { redirectTo } from '@/shared/navigation/nav';
 import { PAGE_PATHS } from '@/shared/navigation/routes';

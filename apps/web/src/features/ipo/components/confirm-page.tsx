@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { createIdempotentAction, sendWithRetry } from '@/domains/trading/idempotent';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';

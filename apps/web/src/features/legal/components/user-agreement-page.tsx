@@ -1,7 +1,7 @@
 import { USER_AGREEMENT_EFFECTIVE_DATE } from '@kabuto/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { formatDate } from '@/shared/format/format';
 import { LEGAL_TEXTS } from '../content/legal-texts';
 import { useLocale } from '@/shared/i18n/use-locale';

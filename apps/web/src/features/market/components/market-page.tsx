@@ -1,7 +1,7 @@
 import { localeOf } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { changeClass, formatChangeBp } from '@/shared/format/price';
 import { IndexCards } from '@/domains/market/index-cards';
 import { marketListQuery, sectorsQuery, watchlistQuery, type MarketSort } from '@/domains/market/market-api';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { useTranslation } from 'react-i18next';
 import { newsDetailQuery, useReader } from '@/domains/news/news-api';
 import { formatDateTime } from '@/shared/format/format';

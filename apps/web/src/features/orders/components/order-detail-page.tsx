@@ -2,7 +2,7 @@ import type { Sen } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { formatDateTime, formatMoney } from '@/shared/format/format';
 import { formatPriceAuto, formatShares } from '@/shared/format/price';
 import { useSession } from '@/shared/session/session';

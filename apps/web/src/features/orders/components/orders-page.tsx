@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Tabs } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { formatDate, formatDateTime, formatMoney, formatSignedMoney } from '@/shared/format/format';
 import { formatChangeBp, formatPriceAuto, formatShares } from '@/shared/format/price';
 import { navigateTo } from '@/shared/navigation/nav';

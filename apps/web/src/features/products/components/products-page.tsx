@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Input } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { formatDate, formatMoney } from '@/shared/format/format';
 import { useLocale } from '@/shared/i18n/use-locale';
 import { navigateTo } from '@/shared/navigation/nav';

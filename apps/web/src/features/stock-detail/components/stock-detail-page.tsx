@@ -2,7 +2,7 @@ import type { Locale, TMarketStatus } from '@kabuto/contract';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { formatDateTime } from '@/shared/format/format';
 import {
   changeClass,

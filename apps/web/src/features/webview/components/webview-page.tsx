@@ -1,6 +1,6 @@
 import { Button, ErrorBlock } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/shared/navigation/router';
 import { webviewTarget } from '../webview-url';
 
 /**
