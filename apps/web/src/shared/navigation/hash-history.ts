@@ -5,12 +5,13 @@
  * button, or navigateBack's `go(-1)`) its `popstate`.
  */
 
-/** Where the app is: the page's path and its query (`?…`, or ''). */
+/**
+ * Where the app is: the page's path and its query (`?…`, or ''). Each navigation makes a new object, even to
+ * the same address, so two visits are told apart by identity.
+ */
 export interface Location {
   pathname: string;
   search: string;
-  /** Tells two visits of one address apart (each navigation makes a new location). */
-  key: number;
 }
 
 export interface HashHistory {
@@ -39,8 +40,7 @@ export function parseHash(hash: string): { pathname: string; search: string } {
 
 export function createHashHistory(win: Window = window): HashHistory {
   const listeners = new Set<() => void>();
-  let key = 0;
-  const read = (): Location => ({ ...parseHash(win.location.hash), key: key++ });
+  const read = (): Location => parseHash(win.location.hash);
   let location = read();
 
   const emit = () => {
