@@ -76,6 +76,8 @@ const BENCH_REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:637
 /** PROXY=haproxy (the default with more than one process) sends the sockets and the orders through HAProxy. */
 const PROXY = process.env['PROXY'] ?? (PROCESSES > 1 || SEARCH ? 'haproxy' : 'none');
 const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+/** SERVER_CPUS=list runs each server under `taskset -c list` (util-linux), e.g. SERVER_CPUS=0. */
+const SERVER_CPUS = process.env['SERVER_CPUS'];
 /** SERVER_STDOUT=path keeps each server's standard output (e.g. of --trace-gc) in path.<port>. */
 const SERVER_STDOUT = process.env['SERVER_STDOUT'];
 const PG_ADMIN_URL = process.env['PG_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -132,7 +134,11 @@ async function startServer(port: number, databaseUrl: string, redisUrl = ''): Pr
   if (PG_PROBE) args.push('--import', pgProbeModule);
   if (profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   args.push(...SERVER_NODE_FLAGS);
-  const child = spawn(process.execPath, [...args, mainTs], {
+  // SERVER_CPUS=0 runs the server on those CPUs only (taskset), e.g. beside a busy loop: its own CPU the bound
+  const [command, commandArgs] = SERVER_CPUS
+    ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args, mainTs]]
+    : [process.execPath, [...args, mainTs]];
+  const child = spawn(command, commandArgs, {
     env: {
       ...process.env,
       PORT: String(port),

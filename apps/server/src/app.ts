@@ -51,7 +51,7 @@ import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { sessionRoutes } from './modules/auth/session-routes.js';
 import type { SessionPolicy } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
-import { shedLoad } from './plugins/load-shedding.js';
+import { shedLoad, watchEventLoop } from './plugins/load-shedding.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { consoleAuthRoutes } from './modules/console/auth-routes.js';
 import { consolePasskeyRoutes } from './modules/console/passkey-routes.js';
@@ -495,7 +495,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   registerErrorHandling(app);
   // before any other work: a shed request costs no body parsing, validation or session lookup
-  shedLoad(app, config.MAX_IN_FLIGHT);
+  const loop =
+    config.MAX_EVENT_LOOP_DELAY_MS > 0
+      ? watchEventLoop(config.MAX_EVENT_LOOP_DELAY_MS, config.EVENT_LOOP_DELAY_WINDOW_MS, app.log)
+      : undefined;
+  if (loop) {
+    app.addHook('onClose', async () => {
+      loop.stop();
+    });
+  }
+  shedLoad(app, config.MAX_IN_FLIGHT, loop?.pressure);
   refuseControlCharacters(app);
 
   // With REDIS_URL the counts live in Redis, shared by every process (ADR 0030); a Redis outage lets requests

@@ -174,6 +174,15 @@ export const ZConfig = z.object({
    * of queueing them (issue 21, ADR 0040); health, readiness and WebSockets are not counted. 0: no limit.
    */
   MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(128),
+  /**
+   * The event loop's standing delay past which a process answers new API requests 503 OVERLOADED with
+   * Retry-After (issue 21, ADR 0062): its loop has been later than this, in ms, on every sample for
+   * EVENT_LOOP_DELAY_WINDOW_MS. It catches a process whose CPU is the bound, which MAX_IN_FLIGHT does not see.
+   * 0: off.
+   */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  /** How long the event loop must stay later than MAX_EVENT_LOOP_DELAY_MS before shedding starts, in ms. */
+  EVENT_LOOP_DELAY_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** The published commission schedule: basis points of the principal, with a minimum and a cap (0 = none). */
   FEE_BP: z.coerce.number().int().min(0).max(100).default(0),
   FEE_MIN_YEN: z.coerce.number().int().min(0).max(10_000).default(0),

@@ -1,9 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, translate } from '@kabuto/contract';
 import { createTestApp, type TestApp } from '../test/harness.js';
+import { LOOP_SAMPLE_MS, LoopPressure, watchEventLoop } from './load-shedding.js';
 
 /**
- * Load shedding (issue 21, ADR 0040): past MAX_IN_FLIGHT API requests in hand, a new one is answered at once
+ * Load shedding (issue 21, ADR 0040 and ADR 0062): past MAX_IN_FLIGHT API requests in hand, a new one is answered at once
  * with 503 OVERLOADED and Retry-After; health is never shed; a slot comes back when a response closes,
  * answered or aborted. Over real HTTP, since the count follows the socket's response.
  */
@@ -82,5 +84,134 @@ describe('load shedding', () => {
 
     for (const release of held.splice(0)) release();
     expect((await kept).status).toBe(200);
+  });
+});
+
+/** Keeps the event loop busy for `ms`, as a turn of a saturated loop does. */
+function stall(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy: the loop's timers come due and wait
+  }
+}
+
+/** `turns` turns of the loop, each stalled for `ms`, with nothing idle between them. */
+async function saturate(turns: number, ms: number): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    stall(ms);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('the event loop’s standing delay (ADR 0062)', () => {
+  it('is not overloaded by one late sample, however late', () => {
+    const changes: boolean[] = [];
+    const pressure = new LoopPressure(100, 500, (over) => changes.push(over));
+    pressure.sample(5, 0);
+    pressure.sample(2_000, 2_020); // one long task: a collection, a big query on the embedded database
+    expect(pressure.overloaded()).toBe(false);
+    pressure.sample(3, 2_040);
+    expect(pressure.overloaded()).toBe(false);
+    expect(changes).toEqual([]);
+  });
+
+  it('is overloaded once every sample has been over the target for the interval, and no longer at the first under it', () => {
+    const changes: boolean[] = [];
+    const pressure = new LoopPressure(100, 500, (over) => changes.push(over));
+    let at = 0;
+    for (const lag of [150, 180, 120, 160]) {
+      at += 150;
+      pressure.sample(lag, at); // 150 .. 600: late for 450 ms
+    }
+    expect(pressure.overloaded()).toBe(false);
+    pressure.sample(130, 650); // late for 500 ms
+    expect(pressure.overloaded()).toBe(true);
+    pressure.sample(140, 800);
+    expect(pressure.overloaded()).toBe(true);
+    expect(changes).toEqual([true]);
+
+    pressure.sample(100, 820); // at the target: caught up
+    expect(pressure.overloaded()).toBe(false);
+    expect(changes).toEqual([true, false]);
+    // late again: the interval starts over
+    pressure.sample(200, 1_000);
+    pressure.sample(200, 1_400);
+    expect(pressure.overloaded()).toBe(false);
+    pressure.sample(200, 1_500);
+    expect(pressure.overloaded()).toBe(true);
+  });
+
+  it('a sample under the target in the middle starts the interval over', () => {
+    const pressure = new LoopPressure(100, 500);
+    pressure.sample(300, 0);
+    pressure.sample(300, 400);
+    pressure.sample(20, 420);
+    pressure.sample(300, 700);
+    pressure.sample(300, 1_100);
+    expect(pressure.overloaded()).toBe(false);
+    pressure.sample(300, 1_200);
+    expect(pressure.overloaded()).toBe(true);
+  });
+
+  it('watches the real loop: turns that all run late make it overloaded, an idle moment clears it', async () => {
+    const warnings: string[] = [];
+    const log = {
+      warn: (_fields: object, message: string) => {
+        warnings.push(message);
+      },
+    };
+    const { pressure, stop } = watchEventLoop(30, 100, log);
+    try {
+      await saturate(6, 80);
+      expect(pressure.overloaded()).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 4 * LOOP_SAMPLE_MS));
+      expect(pressure.overloaded()).toBe(false);
+      // the transitions are logged, once each
+      expect(warnings).toEqual([
+        'event loop behind: shedding new API requests',
+        'event loop caught up: no longer shedding',
+      ]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('sheds new API requests with 503 OVERLOADED while the loop is behind, never health, and answers again once it caught up', async () => {
+    const app = await createTestApp({
+      MAX_IN_FLIGHT: '0',
+      MAX_EVENT_LOOP_DELAY_MS: '30',
+      EVENT_LOOP_DELAY_WINDOW_MS: '100',
+    });
+    try {
+      expect((await app.app.inject({ method: 'GET', url: '/api/market/status' })).statusCode).toBe(200);
+
+      await saturate(6, 80);
+      const [shed, health] = await Promise.all([
+        app.app.inject({ method: 'GET', url: '/api/market/status?lang=en' }),
+        app.app.inject({ method: 'GET', url: '/api/health' }),
+      ]);
+      expect(shed.statusCode).toBe(503);
+      expect(shed.headers['retry-after']).toBe('1');
+      expect(shed.json<{ code: number; msg: string }>()).toMatchObject({
+        code: ERRORS.OVERLOADED.code,
+        msg: translate('en', 'errors.OVERLOADED'),
+      });
+      expect(health.statusCode).toBe(200);
+
+      await new Promise((resolve) => setTimeout(resolve, 4 * LOOP_SAMPLE_MS));
+      expect((await app.app.inject({ method: 'GET', url: '/api/market/status' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is off with MAX_EVENT_LOOP_DELAY_MS=0', async () => {
+    const app = await createTestApp({ MAX_IN_FLIGHT: '0', MAX_EVENT_LOOP_DELAY_MS: '0' });
+    try {
+      await saturate(6, 80);
+      expect((await app.app.inject({ method: 'GET', url: '/api/market/status' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });
