@@ -118,6 +118,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Market drawn, then a press (no click) on its link to login; the link. */
+async function pressOnLoginFromMarket(): Promise<HTMLElement> {
+  open(`#${TAB_PATHS.market}`);
+  await settle(() => {
+    page(TAB_PATHS.market).resolve(() => <Probe name="market" />);
+  });
+  const link = screen.getByRole('link', { name: 'to login' });
+  await settle(() => {
+    fireEvent.pointerDown(link);
+  });
+  return link;
+}
+
 describe('the router', () => {
   it('draws the first page in the layout with a loading line until its code arrives', async () => {
     open(`#${TAB_PATHS.market}?tab=a`);
@@ -155,6 +168,43 @@ describe('the router', () => {
     expect(page(TAB_PATHS.market).calls).toBe(1);
     // one layout all along (its live events and tab bar are not started again): only the page changed
     expect(layout.mounts).toBe(1);
+  });
+
+  it("starts a page's code at the press on its link, and draws it at once at the click", async () => {
+    const link = await pressOnLoginFromMarket();
+    expect(page(PAGE_PATHS.login).calls).toBe(1);
+    // still the page pressed on: a press opens nothing
+    expect(screen.getByText(/^market at/)).toBeDefined();
+    await settle(() => {
+      page(PAGE_PATHS.login).resolve(() => <Probe name="login" />);
+    });
+    // a second press loads nothing more
+    fireEvent.pointerDown(link);
+    fireEvent.click(link);
+    // drawn in the click's own render: no loading line in between
+    expect(screen.getByText(`login at ${PAGE_PATHS.login} tab -`)).toBeDefined();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(page(PAGE_PATHS.login).calls).toBe(1);
+  });
+
+  it('leaves a page whose prefetch failed to the click, which loads it again', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const link = await pressOnLoginFromMarket();
+    await settle(() => {
+      page(PAGE_PATHS.login).reject(new Error('offline'));
+    });
+    // the failed prefetch shows nothing: the user has not opened the page
+    expect(screen.getByText(/^market at/)).toBeDefined();
+    await settle(() => {
+      fireEvent.click(link);
+    });
+    expect(page(PAGE_PATHS.login).calls).toBe(2);
+    expect(screen.getByRole('status').textContent).toContain(ja.common.loading);
+    await settle(() => {
+      page(PAGE_PATHS.login).resolve(() => <Probe name="login" />);
+    });
+    expect(screen.getByText(`login at ${PAGE_PATHS.login} tab -`)).toBeDefined();
+    expect(logged).not.toHaveBeenCalled();
   });
 
   it("changes the page's query in place: the same page, no new history entry", async () => {

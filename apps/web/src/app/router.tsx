@@ -1,5 +1,6 @@
 import {
   Component,
+  useCallback,
   useEffect,
   useState,
   useSyncExternalStore,
@@ -96,11 +97,26 @@ export function AppRouter({ history }: { history: HashHistory }) {
     };
   }, [requested, waiting, loaded]);
 
+  // a page about to be opened (a press on its link or tab): its code, kept for the click's draw
+  const prefetch = useCallback(
+    (to: string) => {
+      const entry = pageAt(to);
+      if (entry === undefined || loaded.has(entry)) return;
+      loadPage(entry, contractReady).then(
+        (Page) => {
+          loaded.set(entry, Page);
+        },
+        () => undefined, // the click's own load shows the failure
+      );
+    },
+    [loaded],
+  );
+
   if (failed || ready?.kind === 'notFound') return <RouteError notFound={!failed} />;
   // one tree whether the page is drawn or loading: the layout (its live events, banners, tab bar) stays
   // mounted from page to page, and only <main>'s content changes
   return (
-    <RouterContextProvider value={{ history, location: requested }}>
+    <RouterContextProvider value={{ history, location: requested, prefetch }}>
       <PageBoundary location={requested}>
         <AppLayout page={ready?.entry ?? pageAt(requested.pathname)}>
           {ready === undefined ? <PageLoading /> : <ready.Page />}

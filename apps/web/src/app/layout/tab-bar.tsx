@@ -1,8 +1,9 @@
 import { TabBar } from 'antd-mobile';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUnreadCount } from '@/shared/messages/unread';
 import { switchTab } from '@/shared/navigation/nav';
+import { usePrefetch } from '@/shared/navigation/router';
 import { TAB_PATHS } from '@/shared/navigation/routes';
 import { TAB_ICONS } from './tab-icons';
 
@@ -18,6 +19,12 @@ const TABS = [
 export function AppTabBar({ activePath }: { activePath: string }) {
   const { t } = useTranslation();
   const unread = useUnreadCount();
+  const prefetch = usePrefetch();
+  // the press starts the tab's page loading; the click that follows opens it
+  const onPointerDown = (event: PointerEvent<HTMLElement>) => {
+    const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
+    if (path !== null && path !== undefined) prefetch(path);
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
@@ -27,7 +34,12 @@ export function AppTabBar({ activePath }: { activePath: string }) {
     }
   };
   return (
-    <nav className="app-tab-bar" aria-label={t('tabs.label')} onKeyDown={onKeyDown}>
+    <nav
+      className="app-tab-bar"
+      aria-label={t('tabs.label')}
+      onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
+    >
       <TabBar activeKey={activePath} onChange={(key) => switchTab(key)}>
         {TABS.map((tab) => (
           <TabBar.Item
