@@ -12,7 +12,8 @@
  *   npm run build && npm run bench:main-thread
  *   (RUNS=5; PAGES=home,market,stock-detail,login; BUILDS="before=/path/to/other/apps/web/dist,after=apps/web/dist"
  *   compares builds of the web app, each served by this tree's built server, paths from the repository's root;
- *   PORT=8400 is the first server's)
+ *   PORT=8400 is the first server's; PROFILE=1 also prints, for each load, what its four longest tasks were
+ *   made of: the functions with the most time inside each, from V8's sampling profiler, long-task-profile.ts)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startBuiltServer } from './built-server.js';
+import { longTaskBreakdown, startProfile } from './long-task-profile.js';
 
 const runs = Number(process.env['RUNS'] ?? 5);
 const firstPort = Number(process.env['PORT'] ?? 8400);
@@ -38,6 +40,7 @@ const ALL_PAGES: Record<string, string> = {
   'stock-detail': '#/subPackages/index/gupiaoDetail/gupiaoDetail?code=7203',
   login: '#/subPackages/login/login',
 };
+const profile = process.env['PROFILE'] === '1';
 const pages = (process.env['PAGES'] ?? Object.keys(ALL_PAGES).join(',')).split(',').map((p) => p.trim());
 for (const page of pages)
   if (!(page in ALL_PAGES)) throw new Error(`PAGES: ${Object.keys(ALL_PAGES).join(', ')}`);
@@ -78,6 +81,7 @@ try {
         });
         const cdp = await context.newCDPSession(tab);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        if (profile) await startProfile(cdp);
         await tab.goto(`${origins[i] ?? ''}/japan1/${ALL_PAGES[page] ?? ''}`);
         await tab.waitForTimeout(6000);
         const [tasks, fcp] = await tab.evaluate(() => [
@@ -88,6 +92,10 @@ try {
           .filter(([start]) => start >= fcp)
           .reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
         const longest = Math.max(0, ...tasks.map(([, d]) => d));
+        if (profile) {
+          console.log(`${page} ${name}, run ${String(run + 1)}: TBT ${tbt.toFixed(0)} ms`);
+          for (const line of await longTaskBreakdown(cdp, tasks)) console.log(`  ${line}`);
+        }
         const key = `${page}\u0000${name}`;
         loads.set(key, [...(loads.get(key) ?? []), { tbt, longest }]);
         await context.close();
