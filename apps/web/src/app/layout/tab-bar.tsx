@@ -15,6 +15,11 @@ const TABS = [
   { path: TAB_PATHS.user, key: 'user' },
 ] as const;
 
+/** The path of the tab an event happened on (on its icon, title or badge), if any. */
+function tabPathOf(event: { target: EventTarget }): string | undefined {
+  return (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path') ?? undefined;
+}
+
 /** The bottom tab bar: five tabs in the specification's order, 50 px high. */
 export function AppTabBar({ activePath }: { activePath: string }) {
   const { t } = useTranslation();
@@ -22,13 +27,13 @@ export function AppTabBar({ activePath }: { activePath: string }) {
   const prefetch = usePrefetch();
   // the press starts the tab's page loading; the click that follows opens it
   const onPointerDown = (event: PointerEvent<HTMLElement>) => {
-    const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
-    if (path !== null && path !== undefined) prefetch(path);
+    const path = tabPathOf(event);
+    if (path !== undefined) prefetch(path);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
-    const path = (event.target as HTMLElement).closest('[data-path]')?.getAttribute('data-path');
-    if (path !== null && path !== undefined) {
+    const path = tabPathOf(event);
+    if (path !== undefined) {
       event.preventDefault();
       switchTab(path);
     }
